@@ -1,0 +1,257 @@
+"""The sandbox contract shared by the docker and local backends.
+
+Lifecycle guarantees:
+- `close()` ends the sandbox's processes and deletes its container / state dir; it is idempotent.
+- A `Snapshot` is reference-counted: the sandbox that took it holds one reference, `fork()` takes one more per
+  fork *while it copies*; the stored snapshot is deleted when the count drops to zero (`release()`).
+- At interpreter exit (normal exit, an exception, SIGTERM turned into SystemExit by the CLI) every sandbox and
+  snapshot still open is closed. A SIGKILLed driver cannot clean up: its resources carry the owner's identity and
+  `reterm sandbox gc` removes them.
+- Background processes never survive `snapshot()`: a snapshot is the filesystem plus the shell state.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import io
+import shlex
+import tarfile
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, ExecResult, PersistentShell, SandboxError, ShellState
+
+
+@dataclass
+class SandboxSpec:
+    """Everything needed to start one sandbox; forks reuse their parent's spec with the snapshot's filesystem."""
+
+    task_id: str
+    workdir: str
+    shell_state: ShellState
+    cpus: float = 1.0
+    memory_mb: int = 2048
+    pids: int = 512
+    network: bool = False
+    output_cap: int = DEFAULT_OUTPUT_CAP
+    extra: dict = field(default_factory=dict)  # backend-specific (image name, template dir, ...)
+
+
+_open_lock = threading.Lock()
+_open: set = set()  # sandboxes and snapshots not yet closed, for the atexit sweep
+
+
+def _register(obj) -> None:
+    with _open_lock:
+        _open.add(obj)
+
+
+def _unregister(obj) -> None:
+    with _open_lock:
+        _open.discard(obj)
+
+
+@atexit.register
+def _close_everything() -> None:
+    with _open_lock:
+        items = list(_open)
+    for obj in items:  # sandboxes first: their containers may pin a snapshot image
+        if isinstance(obj, Sandbox):
+            obj.close()
+    for obj in items:
+        if isinstance(obj, Snapshot):
+            obj._delete()
+
+
+class Snapshot:
+    """A frozen sandbox: filesystem (backend-specific `ref`) + shell state. Fork it with `fork(n)`."""
+
+    def __init__(self, backend: "Backend", snap_id: str, spec: SandboxSpec, ref):
+        self.backend = backend
+        self.id = snap_id
+        self.spec = spec
+        self.ref = ref
+        self._refs = 1
+        self._lock = threading.Lock()
+        self._deleted = False
+        _register(self)
+
+    @property
+    def shell_state(self) -> ShellState:
+        return self.spec.shell_state
+
+    def acquire(self) -> "Snapshot":
+        with self._lock:
+            if self._deleted:
+                raise SandboxError(f"snapshot {self.id} was already released")
+            self._refs += 1
+        return self
+
+    def release(self) -> None:
+        with self._lock:
+            if self._deleted:
+                return
+            self._refs -= 1
+            if self._refs > 0:
+                return
+        self._delete()
+
+    def _delete(self) -> None:
+        with self._lock:
+            if self._deleted:
+                return
+            self._deleted = True
+        _unregister(self)
+        self.backend.delete_snapshot(self)
+
+    @property
+    def released(self) -> bool:
+        return self._deleted
+
+    def fork(self, n: int) -> list["Sandbox"]:
+        return fork(self, n)
+
+    def __enter__(self) -> "Snapshot":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def fork(snapshot: Snapshot, n: int) -> list["Sandbox"]:
+    """n independent sandboxes that start from exactly the snapshot's filesystem and shell state."""
+    if n < 1:
+        raise ValueError(f"fork count must be >= 1, got {n}")
+    snapshot.acquire()
+    try:
+        return snapshot.backend.fork(snapshot, n)
+    finally:
+        snapshot.release()
+
+
+class Sandbox(ABC):
+    """One live environment for one task. Commands run through a persistent shell (see `reterm.sandbox.shell`)."""
+
+    backend_name: str = "?"
+
+    def __init__(self, backend: "Backend", sandbox_id: str, spec: SandboxSpec):
+        self.backend = backend
+        self.id = sandbox_id
+        self.spec = spec
+        self.shell: PersistentShell | None = None
+        self._closed = False
+        self._close_lock = threading.Lock()
+        _register(self)
+
+    # -- commands --------------------------------------------------------------------------------------------
+    def exec(self, command: str, timeout: float | None = None) -> ExecResult:
+        if self._closed or self.shell is None:
+            raise SandboxError(f"sandbox {self.id} is closed")
+        return self.shell.exec(command, timeout)
+
+    @property
+    def shell_state(self) -> ShellState:
+        return self.shell.state
+
+    # -- files -----------------------------------------------------------------------------------------------
+    @abstractmethod
+    def put_archive(self, dest_dir: str, tar_bytes: bytes) -> None:
+        """Extracts a tar archive into `dest_dir` (created if missing)."""
+
+    def read_file(self, path: str, limit: int = 16 * 1024 * 1024) -> bytes:
+        """The bytes of one file; FileNotFoundError if it does not exist.
+
+        Read through the sandbox's own shell rather than from the host side, so a symlink the agent planted
+        resolves inside the sandbox, never to a host file.
+        """
+        q = shlex.quote(path)
+        res = self.shell.exec(
+            f"if [ ! -f {q} ]; then exit 3; fi; "
+            f"if [ $(stat -L -c %s {q}) -gt {limit} ]; then echo 'file larger than {limit} bytes'; exit 4; fi; "
+            f"base64 -w0 {q}",
+            timeout=60, output_cap=limit * 2,
+        )
+        if res.exit_code == 3:
+            raise FileNotFoundError(path)
+        if res.exit_code != 0:
+            raise SandboxError(f"cannot read {path} in sandbox {self.id}: {res.output.strip()[:300]}")
+        return base64.b64decode(res.output.strip())
+
+    def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
+        data = data.encode() if isinstance(data, str) else data
+        p = Path(path)
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            info = tarfile.TarInfo(p.name)
+            info.size, info.mode = len(data), mode
+            tar.addfile(info, io.BytesIO(data))
+        self.put_archive(str(p.parent), buf.getvalue())
+
+    def upload(self, local: str | Path, remote: str) -> None:
+        """Copies a local file or directory to `remote` (a directory's contents land inside `remote`)."""
+        local = Path(local)
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            if local.is_dir():
+                for child in sorted(local.iterdir()):
+                    tar.add(child, arcname=child.name)
+                dest = remote
+            else:
+                tar.add(local, arcname=Path(remote).name)
+                dest = str(Path(remote).parent)
+        self.put_archive(dest, buf.getvalue())
+
+    # -- snapshot / fork -------------------------------------------------------------------------------------
+    @abstractmethod
+    def snapshot(self) -> Snapshot:
+        """Captures the filesystem and the shell state. Background processes are not captured."""
+
+    def fork(self, n: int) -> list["Sandbox"]:
+        with self.snapshot() as snap:
+            return fork(snap, n)
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        _unregister(self)
+        try:
+            if self.shell is not None:
+                self.shell.close()
+        finally:
+            self._destroy()
+
+    @abstractmethod
+    def _destroy(self) -> None:
+        """Kills every process and deletes the sandbox's filesystem."""
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Backend(ABC):
+    name: str = "?"
+
+    @abstractmethod
+    def start(self, task, progress=None) -> Sandbox:
+        """Builds (or reuses) the task's environment and starts a sandbox at its initial state."""
+
+    @abstractmethod
+    def fork(self, snapshot: Snapshot, n: int) -> list[Sandbox]:
+        ...
+
+    @abstractmethod
+    def delete_snapshot(self, snapshot: Snapshot) -> None:
+        ...

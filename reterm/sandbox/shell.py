@@ -1,0 +1,279 @@
+"""The persistent shell that every sandbox backend drives.
+
+How a command runs. One long-lived `bash` (the *launcher*) reads instructions from a byte channel (a pipe into
+bubblewrap, or a docker exec socket). For each command the host writes one line that makes the launcher run
+
+    timeout -s TERM -k 1 T  env -i <state env>  bash -c '<cd to state cwd; eval COMMAND; dump state>'
+
+so every command runs in a fresh child bash that starts from the recorded shell state (cwd + exported variables)
+and, when it exits, prints its new state in a framed record. The launcher then prints a framed "done" record with
+the exit code. Why not run commands in the launcher itself: a builtin loop (`while :; do :; done`) could then only
+be stopped by killing the whole shell, and a command that `exec`s or `exit`s would end the session. With the child,
+`timeout` kills the command's whole process group and the launcher survives; the shell state lives on the host
+(`ShellState`), which is also what makes `snapshot()` and `fork()` cheap.
+
+What persists between commands: the working directory and exported variables, as in a terminal. What does not:
+unexported variables, functions, aliases and `set` options (each command starts a fresh bash), and background
+processes only live on in the sandbox they were started in (they never survive a snapshot).
+
+Output is stdout+stderr interleaved, streamed into an `OutputCollector` that keeps a head and a tail (64 KiB total
+by default) and counts the rest, so a command printing gigabytes never grows host memory.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import shlex
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+DEFAULT_OUTPUT_CAP = 64 * 1024
+DEFAULT_TIMEOUT = 180.0
+# Host-side grace on top of the in-sandbox `timeout` before the shell is declared wedged and restarted.
+HOST_GRACE_S = 5.0
+_FRAME = b"\x1eR"  # record separator + 'R'; followed by kind (S|D), the per-command token, payload, \x1e
+_DROP_ENV = {"_", "SHLVL", "PWD"}
+
+
+class SandboxError(RuntimeError):
+    """A sandbox could not be created, driven or cleaned up."""
+
+
+@dataclass
+class ExecResult:
+    output: str
+    exit_code: int | None
+    timed_out: bool
+    duration: float
+    truncated: bool = False
+    output_bytes: int = 0
+    shell_restarted: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.timed_out
+
+    def to_dict(self) -> dict:
+        return {
+            "output": self.output,
+            "exit_code": self.exit_code,
+            "timed_out": self.timed_out,
+            "duration": round(self.duration, 4),
+            "truncated": self.truncated,
+            "output_bytes": self.output_bytes,
+            "shell_restarted": self.shell_restarted,
+        }
+
+
+@dataclass
+class ShellState:
+    """What a terminal carries from one command to the next: the working directory and exported variables."""
+
+    cwd: str = "/"
+    env: dict[str, str] = field(default_factory=dict)
+
+    def copy(self) -> "ShellState":
+        return ShellState(self.cwd, dict(self.env))
+
+    def to_dict(self) -> dict:
+        return {"cwd": self.cwd, "env": dict(sorted(self.env.items()))}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ShellState":
+        return cls(cwd=d["cwd"], env=dict(d["env"]))
+
+
+class OutputCollector:
+    """Keeps the first and last `cap // 2` bytes of a stream and counts everything."""
+
+    def __init__(self, cap: int = DEFAULT_OUTPUT_CAP):
+        self.half = max(cap // 2, 1)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, data: bytes | bytearray) -> None:
+        if not data:
+            return
+        self.total += len(data)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data:
+            self.tail += data
+            if len(self.tail) > 2 * self.half:  # trim in batches, not per chunk
+                del self.tail[: len(self.tail) - self.half]
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.head) + min(len(self.tail), self.half)
+
+    def text(self) -> str:
+        tail = bytes(self.tail[-self.half :]) if self.tail else b""
+        if not self.truncated:
+            return (bytes(self.head) + tail).decode("utf-8", errors="replace")
+        omitted = self.total - len(self.head) - len(tail)
+        marker = f"\n[... {omitted} bytes of output omitted ...]\n".encode()
+        return (bytes(self.head) + marker + tail).decode("utf-8", errors="replace")
+
+
+class Channel(Protocol):
+    """A duplex byte stream into the launcher shell of one sandbox."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def read(self, timeout: float) -> bytes | None:
+        """Up to some bytes; None when nothing came within `timeout`; b"" at end of stream."""
+
+    def close(self) -> None: ...
+
+
+_LAUNCHER_INIT = b"exec 2>&1\nexport LC_ALL=C.UTF-8 2>/dev/null\n"
+
+
+def _child_script(command: str, cwd: str, token: str) -> str:
+    # fd 77 keeps the original stdout so the state record still reaches the host after `exec >file` in COMMAND.
+    return (
+        "exec 77>&1\n"
+        f"__rt_save() {{ {{ printf '\\036RS{token}:'; pwd | base64 -w0; printf ':'; env -0 | base64 -w0; "
+        "printf '\\036'; } >&77 2>/dev/null; }\n"
+        f"cd -- {shlex.quote(cwd)} 2>/dev/null || cd /\n"
+        "trap '__rt_rc=$?; __rt_save; exit $__rt_rc' EXIT\n"
+        f"eval {shlex.quote(command)}\n"
+    )
+
+
+def _launcher_line(command: str, state: ShellState, token: str, timeout: float) -> bytes:
+    env_args = " ".join(shlex.quote(f"{k}={v}") for k, v in state.env.items() if "\0" not in k + v)
+    secs = max(0.01, float(timeout))
+    line = (
+        f"timeout -s TERM -k 1 {secs:.3f} env -i {env_args} bash --noprofile --norc -c "
+        f"{shlex.quote(_child_script(command, state.cwd, token))} </dev/null; "
+        f"printf '\\036RD{token}:%d\\036\\n' $?\n"
+    )
+    return line.encode()
+
+
+def _parse_state(payload: bytes, previous: ShellState) -> ShellState:
+    try:
+        cwd_b64, env_b64 = payload.split(b":", 1)
+        cwd = base64.b64decode(cwd_b64).decode("utf-8", errors="surrogateescape").rstrip("\n") or previous.cwd
+        env: dict[str, str] = {}
+        for item in base64.b64decode(env_b64).split(b"\0"):
+            if not item or b"=" not in item:
+                continue
+            k, v = item.split(b"=", 1)
+            key = k.decode("utf-8", errors="surrogateescape")
+            if key in _DROP_ENV:
+                continue
+            env[key] = v.decode("utf-8", errors="surrogateescape")
+        return ShellState(cwd, env)
+    except (ValueError, base64.binascii.Error):
+        return previous  # a background writer interleaved with the record: keep the last good state
+
+
+class PersistentShell:
+    """Runs commands one at a time over a `Channel`, keeping `ShellState` on the host.
+
+    `open_channel` (re)starts the launcher; it is called once at start and again if the shell is found dead or
+    wedged, in which case the next `ExecResult` says `shell_restarted=True`.
+    """
+
+    def __init__(self, open_channel, state: ShellState, output_cap: int = DEFAULT_OUTPUT_CAP):
+        self._open_channel = open_channel
+        self.state = state
+        self.output_cap = output_cap
+        self._lock = threading.Lock()
+        self._channel: Channel | None = None
+        self._start()
+
+    def _start(self) -> None:
+        self._channel = self._open_channel()
+        self._channel.write(_LAUNCHER_INIT)
+
+    def restart(self) -> None:
+        self._close_channel()
+        self._start()
+
+    def _close_channel(self) -> None:
+        if self._channel is not None:
+            try:
+                self._channel.close()
+            except Exception:
+                pass
+            self._channel = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._close_channel()
+
+    def exec(self, command: str, timeout: float | None = None, output_cap: int | None = None) -> ExecResult:
+        """Runs one command; `output_cap` overrides the shell's cap (internal reads of whole files use it)."""
+        timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+        with self._lock:
+            if self._channel is None:
+                raise SandboxError("shell is closed")
+            token = secrets.token_hex(8)
+            start = time.monotonic()
+            try:
+                self._channel.write(_launcher_line(command, self.state, token, timeout))
+            except (OSError, SandboxError):
+                self.restart()
+                self._channel.write(_launcher_line(command, self.state, token, timeout))
+                return self._collect(token, start, timeout, True, output_cap)
+            return self._collect(token, start, timeout, False, output_cap)
+
+    def _collect(self, token: str, start: float, timeout: float, restarted: bool, cap: int | None) -> ExecResult:
+        out = OutputCollector(cap or self.output_cap)
+        tok = token.encode()
+        head_len = len(_FRAME) + 1 + len(tok)
+        buf = bytearray()
+        deadline = start + timeout + 1.0 + HOST_GRACE_S
+        new_state: ShellState | None = None
+        while True:
+            remaining = deadline - time.monotonic()
+            chunk = self._channel.read(max(remaining, 0.0)) if remaining > 0 else None
+            if chunk is None or chunk == b"":
+                # Wedged (no done record long after the in-sandbox timeout) or the launcher died: restart it.
+                out.add(buf)
+                self.restart()
+                return ExecResult(
+                    out.text(), None, chunk is None, time.monotonic() - start, out.truncated, out.total, True
+                )
+            buf += chunk
+            while True:
+                i = buf.find(_FRAME)
+                if i < 0:
+                    keep = 1 if buf.endswith(_FRAME[:1]) else 0
+                    out.add(buf[: len(buf) - keep])
+                    del buf[: len(buf) - keep]
+                    break
+                out.add(buf[:i])
+                del buf[:i]
+                if len(buf) < head_len:
+                    break
+                kind = buf[len(_FRAME) : len(_FRAME) + 1]
+                if kind not in (b"S", b"D") or bytes(buf[len(_FRAME) + 1 : head_len]) != tok:
+                    out.add(buf[:1])
+                    del buf[:1]
+                    continue
+                end = buf.find(b"\x1e", head_len)
+                if end < 0:
+                    break
+                payload = bytes(buf[head_len + 1 : end])  # skip the ':' after the token
+                del buf[: end + 1]
+                if kind == b"S":
+                    new_state = _parse_state(payload, self.state)
+                    continue
+                duration = time.monotonic() - start
+                rc = int(payload)
+                if new_state is not None:
+                    self.state = new_state
+                # `timeout` exits 124 when it fired (137 if it had to SIGKILL itself); a command that exits 124 on
+                # its own before the deadline is not a timeout.
+                timed_out = rc in (124, 137) and duration >= timeout * 0.98
+                return ExecResult(out.text(), rc, timed_out, duration, out.truncated, out.total, restarted)
