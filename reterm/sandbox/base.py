@@ -147,10 +147,12 @@ class Sandbox(ABC):
         _register(self)
 
     # -- commands --------------------------------------------------------------------------------------------
-    def exec(self, command: str, timeout: float | None = None) -> ExecResult:
+    def exec(self, command: str, timeout: float | None = None, state: ShellState | None = None) -> ExecResult:
+        """Runs `command` in the persistent shell. With `state`, it runs from that state and leaves the shell's
+        own state untouched (for the verifier, which must not inherit what the agent exported)."""
         if self._closed or self.shell is None:
             raise SandboxError(f"sandbox {self.id} is closed")
-        return self.shell.exec(command, timeout)
+        return self.shell.exec(command, timeout, state=state)
 
     @property
     def shell_state(self) -> ShellState:

@@ -484,10 +484,8 @@ class LocalBackend(Backend):
                 elif kw == "RUN":
                     cmd = ins.json_args()
                     command = shlex.join(cmd) if cmd is not None else ins.args
-                    saved = box.shell.state
-                    box.shell.state = ShellState(workdir, {**args, **saved.env})
-                    res = box.exec(command, timeout=max(1.0, deadline - time.monotonic()))
-                    box.shell.state = saved
+                    res = box.exec(command, timeout=max(1.0, deadline - time.monotonic()),
+                                   state=ShellState(workdir, {**args, **box.shell.state.env}))
                     if not res.ok:
                         why = "timed out" if res.timed_out else f"exited {res.exit_code}"
                         raise BuildError(f"{path}:{ins.line}: RUN {why} in the local backend "

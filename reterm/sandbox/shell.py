@@ -211,23 +211,29 @@ class PersistentShell:
         with self._lock:
             self._close_channel()
 
-    def exec(self, command: str, timeout: float | None = None, output_cap: int | None = None) -> ExecResult:
-        """Runs one command; `output_cap` overrides the shell's cap (internal reads of whole files use it)."""
+    def exec(self, command: str, timeout: float | None = None, output_cap: int | None = None,
+             state: ShellState | None = None) -> ExecResult:
+        """Runs one command. `output_cap` overrides the shell's cap (internal reads of whole files use it); with
+        `state`, the command runs from that state instead and the shell's own state is left as it was (the
+        verifier and environment builds use this)."""
         timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
         with self._lock:
             if self._channel is None:
                 raise SandboxError("shell is closed")
             token = secrets.token_hex(8)
             start = time.monotonic()
+            line = _launcher_line(command, state or self.state, token, timeout)
+            restarted = False
             try:
-                self._channel.write(_launcher_line(command, self.state, token, timeout))
+                self._channel.write(line)
             except (OSError, SandboxError):
                 self.restart()
-                self._channel.write(_launcher_line(command, self.state, token, timeout))
-                return self._collect(token, start, timeout, True, output_cap)
-            return self._collect(token, start, timeout, False, output_cap)
+                self._channel.write(line)
+                restarted = True
+            return self._collect(token, start, timeout, restarted, output_cap, keep_state=state is not None)
 
-    def _collect(self, token: str, start: float, timeout: float, restarted: bool, cap: int | None) -> ExecResult:
+    def _collect(self, token: str, start: float, timeout: float, restarted: bool, cap: int | None,
+                 keep_state: bool) -> ExecResult:
         out = OutputCollector(cap or self.output_cap)
         tok = token.encode()
         head_len = len(_FRAME) + 1 + len(tok)
@@ -271,7 +277,7 @@ class PersistentShell:
                     continue
                 duration = time.monotonic() - start
                 rc = int(payload)
-                if new_state is not None:
+                if new_state is not None and not keep_state:
                     self.state = new_state
                 # `timeout` exits 124 when it fired (137 if it had to SIGKILL itself); a command that exits 124 on
                 # its own before the deadline is not a timeout.

@@ -1,0 +1,48 @@
+"""Agents that need no model: `oracle` (the task's reference solution) and `nop` (does nothing).
+
+Both act through the sandbox's persistent shell, exactly as a model's commands would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reterm.sandbox import ExecResult, Sandbox
+from reterm.tasks import Task
+
+SOLUTION_DIR = "/solution"
+
+
+@dataclass
+class AgentOutcome:
+    steps: list[ExecResult] = field(default_factory=list)
+    error: str | None = None  # the agent could not act at all (e.g. the task ships no solution)
+
+
+class NopAgent:
+    name = "nop"
+
+    def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
+        return AgentOutcome()
+
+
+class OracleAgent:
+    name = "oracle"
+
+    def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
+        if task.solution is None:
+            return AgentOutcome(error=f"{task.path} ships no reference solution "
+                                      f"({'solution/solve.sh' if task.format == 'harbor' else 'solution.sh'})")
+        sandbox.upload(task.solution.parent if task.format == "harbor" else task.solution,
+                       SOLUTION_DIR if task.format == "harbor" else f"{SOLUTION_DIR}/solution.sh")
+        script = f"{SOLUTION_DIR}/{task.solution.name}"
+        return AgentOutcome(steps=[sandbox.exec(f"bash {script}", timeout=task.limits.agent_timeout_sec)])
+
+
+AGENTS = {"oracle": OracleAgent, "nop": NopAgent}
+
+
+def make_agent(name: str):
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
+    return AGENTS[name]()

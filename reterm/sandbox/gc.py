@@ -1,0 +1,81 @@
+"""`reterm sandbox gc`: remove what runs that are no longer alive left behind.
+
+Removed: containers labelled as ReTerm sandboxes, snapshot images, local sandbox/snapshot state dirs, unfinished
+environment builds and cgroups, whose owner process is gone. Built task images and environments are a cache and
+stay (`reterm images prune` is not needed for correctness). Resources owned by another host are left alone unless
+`all_hosts` is set.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, state_root
+
+
+@dataclass
+class GcReport:
+    containers: list[str] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+    state_dirs: list[str] = field(default_factory=list)
+    cgroups: int = 0
+    docker_error: str | None = None
+
+    def total(self) -> int:
+        return len(self.containers) + len(self.images) + len(self.state_dirs) + self.cgroups
+
+
+def _dead(owner: str | None, all_hosts: bool) -> bool:
+    if not owner:
+        return True
+    alive = owner_alive(owner)
+    return (alive is None and all_hosts) or alive is False
+
+
+def gc_docker(report: GcReport, all_hosts: bool = False, client=None) -> None:
+    import docker
+
+    try:
+        client = client or docker.from_env(timeout=60)
+        client.ping()
+    except Exception as e:
+        report.docker_error = str(e)
+        return
+    for c in client.containers.list(all=True, filters={"label": f"{LABEL_MANAGED}=1"}):
+        if c.labels.get(LABEL_KIND) == "sandbox" and _dead(c.labels.get(LABEL_OWNER), all_hosts):
+            c.remove(force=True, v=True)
+            report.containers.append(c.name)
+    for img in client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"}):
+        if _dead(img.labels.get(LABEL_OWNER), all_hosts):
+            client.images.remove(img.id, force=True)
+            report.images.append(img.tags[0] if img.tags else img.short_id)
+
+
+def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:
+    from reterm.sandbox.local import Cgroup, _rmtree, list_state_dirs, remove_stale_cgroups
+
+    root = Path(root) if root else state_root()
+    for d, owner in list_state_dirs(root):
+        if not _dead((owner or {}).get("owner"), all_hosts):
+            continue
+        cg = Cgroup.__new__(Cgroup)
+        cg.paths = [p for p in ([Cgroup.ROOT / "reterm" / d.name] +
+                                [Cgroup.ROOT / c / "reterm" / d.name for c in ("pids", "memory", "cpu")]) if p.is_dir()]
+        cg.kill_all()
+        cg.remove()
+        _rmtree(d)
+        report.state_dirs.append(str(d))
+    alive = {d.name for d, _ in list_state_dirs(root)}
+    report.cgroups += remove_stale_cgroups(alive)
+
+
+def gc(all_hosts: bool = False, docker: bool = True, local: bool = True, root: Path | None = None) -> GcReport:
+    report = GcReport()
+    if docker:
+        gc_docker(report, all_hosts)
+    if local:
+        gc_local(report, root, all_hosts)
+    return report

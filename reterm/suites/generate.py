@@ -1,0 +1,522 @@
+"""Writes the bundled `basic` suite: procedural task families, each instantiated from fixed seeds.
+
+Every family is built around a mistake agents really make on a first attempt (a guessed path, a script without its
+execute bit, a missing PYTHONPATH, ...): the careless command fails with a real, recoverable error, and the tests
+only pass once the agent has diagnosed and fixed it. Tasks need no network and run on both backends (the bundled
+Dockerfiles start from `reterm/base:bookworm`; the local backend runs them on the host system).
+
+    python -m reterm.suites.generate            # rewrite reterm/suites/basic
+    python -m reterm.suites.generate --check    # exit 1 if the committed suite differs from what this writes
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import json
+import random
+import shutil
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+SUITE_DIR = Path(__file__).parent / "basic"
+VARIANTS = 6
+BASE_SEED = 1234
+HELDOUT_FAMILIES = ("json-config", "extract-member")
+
+TEST_SH = """\
+#!/bin/bash
+# Verifier entry point: 1 when /tests/check.py accepts the final state, else 0.
+mkdir -p /logs/verifier
+if python3 /tests/check.py; then
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo 0 > /logs/verifier/reward.txt
+fi
+"""
+
+WORDS = ["alpha", "bravo", "cedar", "delta", "ember", "fjord", "gamma", "harbor", "indigo", "juniper", "kepler",
+         "lumen", "maple", "nova", "orbit", "pixel", "quartz", "raven", "sierra", "tango", "umber", "vertex"]
+
+
+def d(s: str) -> str:
+    return textwrap.dedent(s).lstrip("\n")
+
+
+def check_py(body: str) -> str:
+    return d("""
+        import hashlib, json, os, sys
+
+        def fail(msg):
+            print("FAIL:", msg)
+            sys.exit(1)
+
+        def read(path):
+            if not os.path.isfile(path):
+                fail(f"{path} does not exist")
+            with open(path) as f:
+                return f.read()
+
+        """) + d(body) + 'print("PASS")\n'
+
+
+def sha(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- families -------------------------------------------------------------------------------------------------
+# Each returns: instruction, files (relative to the task dir -> (content, executable)), metadata extras.
+
+def find_log(rng: random.Random):
+    name = rng.choice(WORDS) + "-" + rng.choice(["api", "worker", "db", "cache"])
+    year = rng.choice([2021, 2022, 2023])
+    month = rng.randint(1, 12)
+    lines, errors = [], 0
+    for i in range(rng.randint(40, 90)):
+        level = rng.choices(["INFO", "WARN", "ERROR"], [6, 2, 1])[0]
+        errors += level == "ERROR"
+        lines.append(f"2024-01-{i % 28 + 1:02d} {level} request {rng.randint(1000, 9999)} handled")
+    decoy = [f"2024-02-01 ERROR old {i}" for i in range(rng.randint(2, 6))]
+    rel = f"data/archive/{year}/{month:02d}/{name}.log"
+    files = {
+        f"environment/files/{rel}": ("\n".join(lines) + "\n", False),
+        f"environment/files/data/{name}.log.old": ("\n".join(decoy) + "\n", False),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            """), False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            log=$(find /app/data -name '{name}.log' -type f | head -n 1)
+            grep -c ' ERROR ' "$log" > /app/error_count.txt
+            """), True),
+        "tests/check.py": (check_py(f"""
+            got = read("/app/error_count.txt").strip()
+            if got != "{errors}":
+                fail(f"expected {errors} ERROR lines, found {{got!r}}")
+            """), False),
+    }
+    instruction = (f"The application log `{name}.log` is stored somewhere under `/app/data`. Count the lines whose "
+                   f"level is ERROR in it and write just that number to `/app/error_count.txt`.\n")
+    return instruction, files, {"category": "wrong_path"}
+
+
+def exec_bit(rng: random.Random):
+    values = [rng.randint(1, 500) for _ in range(rng.randint(5, 12))]
+    label = rng.choice(WORDS)
+    script = d(f"""
+        #!/bin/bash
+        # Report generator: sums the numbers in /app/data/values.txt.
+        set -e
+        total=0
+        while read -r v; do total=$((total + v)); done < /app/data/values.txt
+        echo "report={label} total=$total" > /app/report.txt
+        """)
+    files = {
+        "environment/files/bin/make_report.sh": (script, False),
+        "environment/files/data/values.txt": ("\n".join(map(str, values)) + "\n", False),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            RUN chmod 644 /app/bin/make_report.sh
+            """), False),
+        "solution/solve.sh": (d("""
+            #!/bin/bash
+            set -e
+            chmod +x /app/bin/make_report.sh
+            /app/bin/make_report.sh
+            """), True),
+        "tests/check.py": (check_py(f"""
+            got = read("/app/report.txt").strip()
+            if got != "report={label} total={sum(values)}":
+                fail(f"unexpected report: {{got!r}}")
+            if hashlib.sha256(read("/app/bin/make_report.sh").encode()).hexdigest() != "{sha(script)}":
+                fail("make_report.sh was modified")
+            if not os.access("/app/bin/make_report.sh", os.X_OK):
+                fail("make_report.sh is still not executable")
+            """), False),
+    }
+    instruction = ("Run the report generator `/app/bin/make_report.sh` so that it produces `/app/report.txt`. "
+                   "Do not change what the generator script contains, and leave it runnable as "
+                   "`/app/bin/make_report.sh`.\n")
+    return instruction, files, {"category": "permission"}
+
+
+def python_import(rng: random.Random):
+    mod = rng.choice(["textutils", "mathkit", "helpers", "toolbox", "formatting"]) + str(rng.randint(1, 9))
+    factor = rng.randint(2, 9)
+    items = [rng.randint(1, 50) for _ in range(6)]
+    main = d(f"""
+        from {mod} import scale
+
+        values = {items}
+        with open("/app/output.txt", "w") as f:
+            f.write(",".join(str(v) for v in scale(values)) + "\\n")
+        """)
+    files = {
+        f"environment/files/lib/{mod}.py": (d(f"""
+            def scale(values):
+                return [v * {factor} for v in values]
+            """), False),
+        "environment/files/main.py": (main, False),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            """), False),
+        "solution/solve.sh": (d("""
+            #!/bin/bash
+            set -e
+            cd /app
+            PYTHONPATH=/app/lib python3 /app/main.py
+            """), True),
+        "tests/check.py": (check_py(f"""
+            want = "{','.join(str(v * factor) for v in items)}"
+            got = read("/app/output.txt").strip()
+            if got != want:
+                fail(f"output.txt is {{got!r}}, expected {{want!r}}")
+            if hashlib.sha256(read("/app/main.py").encode()).hexdigest() != "{sha(main)}":
+                fail("main.py was modified")
+            """), False),
+    }
+    instruction = ("Run `/app/main.py` with python3 so that it writes `/app/output.txt`. The helper module it "
+                   "imports is in `/app/lib`. Do not edit `main.py`.\n")
+    return instruction, files, {"category": "missing_module"}
+
+
+def json_config(rng: random.Random):
+    name = rng.choice(WORDS)
+    port = rng.randint(2000, 9000)
+    workers = rng.randint(1, 16)
+    good = {"name": name, "port": port, "workers": workers, "debug": False}
+    body = json.dumps(good, indent=2)
+    kind = rng.choice(["trailing_comma", "single_quotes", "missing_comma"])
+    if kind == "trailing_comma":
+        broken = body.replace('"debug": false', '"debug": false,')
+    elif kind == "single_quotes":
+        broken = body.replace(f'"name": "{name}"', f"'name': '{name}'")
+    else:
+        broken = body.replace(f'"port": {port},', f'"port": {port}')
+    app = d("""
+        import json
+
+        with open("/app/config.json") as f:
+            cfg = json.load(f)
+        with open("/app/result.txt", "w") as f:
+            f.write(f"{cfg['name']}:{cfg['port']}:{cfg['workers']}\\n")
+        """)
+    files = {
+        "environment/files/config.json": (broken + "\n", False),
+        "environment/files/app.py": (app, False),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            """), False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            cat > /app/config.json <<'EOF'
+            {textwrap.indent(body, '            ').strip()}
+            EOF
+            python3 /app/app.py
+            """), True),
+        "tests/check.py": (check_py(f"""
+            try:
+                cfg = json.loads(read("/app/config.json"))
+            except ValueError as e:
+                fail(f"config.json is still not valid JSON: {{e}}")
+            if cfg != {good!r}:
+                fail(f"settings changed: {{cfg}}")
+            if read("/app/result.txt").strip() != "{name}:{port}:{workers}":
+                fail("result.txt is wrong")
+            """), False),
+    }
+    instruction = ("The service `/app/app.py` fails when it starts. Make it run successfully (it writes "
+                   "`/app/result.txt`). Keep every setting in `/app/config.json` as it is: only repair the file.\n")
+    return instruction, files, {"category": "config_syntax", "defect": kind}
+
+
+def csv_totals(rng: random.Random):
+    regions = rng.sample(["north", "south", "east", "west", "central", "coast"], rng.randint(3, 5))
+    rows, totals = [], {}
+    for _ in range(rng.randint(10, 20)):
+        r = rng.choice(regions)
+        amount = rng.randint(1, 999)
+        totals[r] = totals.get(r, 0) + amount
+        rows.append(f"{r} {amount}")
+    # ties would make the order ambiguous
+    while len(set(totals.values())) != len(totals):
+        r = rng.choice(regions)
+        totals[r] += 1
+        rows.append(f"{r} 1")
+    want = "region,total\n" + "".join(f"{r},{t}\n" for r, t in sorted(totals.items(), key=lambda kv: -kv[1]))
+    files = {
+        "environment/files/sales.txt": ("\n".join(rows) + "\n", False),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            """), False),
+        "solution/solve.sh": (d("""
+            #!/bin/bash
+            set -e
+            { echo "region,total"; awk '{s[$1]+=$2} END {for (r in s) print r "," s[r]}' /app/sales.txt \\
+                | sort -t, -k2,2nr; } > /app/totals.csv
+            """), True),
+        "tests/check.py": (check_py(f"""
+            got = read("/app/totals.csv")
+            want = {want!r}
+            if got != want:
+                fail(f"totals.csv is {{got!r}}, expected {{want!r}}")
+            """), False),
+    }
+    instruction = ("`/app/sales.txt` has one sale per line: a region and an amount separated by a space. Write "
+                   "`/app/totals.csv` with the header line `region,total`, then one line per region with the sum "
+                   "of its amounts, sorted by total from largest to smallest. No spaces, no blank lines.\n")
+    return instruction, files, {"category": "output_format"}
+
+
+def env_setup(rng: random.Random):
+    var = rng.choice(["DATA_DIR", "DATASET_ROOT", "INPUT_DIR"])
+    cache = rng.choice(["/app/cache", "/app/.cache", "/app/tmp/work"])
+    names = rng.sample(WORDS, 4)
+    counts = {n: rng.randint(1, 30) for n in names}
+    script = d(f"""
+        #!/bin/bash
+        # Builds /app/out/summary.txt from the dataset.
+        : "${{{var}:?{var} must point at the dataset directory}}"
+        if [ ! -d {cache} ]; then
+          echo "error: cache directory {cache} does not exist" >&2
+          exit 1
+        fi
+        mkdir -p /app/out
+        for f in "${var}"/*.txt; do
+          echo "$(basename "$f" .txt) $(wc -l < "$f")"
+        done | sort > /app/out/summary.txt
+        """)
+    files = {f"environment/files/dataset/{n}.txt": ("".join(f"row {i}\n" for i in range(c)), False)
+             for n, c in counts.items()}
+    files.update({
+        "environment/files/run.sh": (script, True),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            """), False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            mkdir -p {cache}
+            export {var}=/app/dataset
+            bash /app/run.sh
+            """), True),
+        "tests/check.py": (check_py(f"""
+            want = {"".join(f"{n} {counts[n]}" + chr(10) for n in sorted(counts))!r}
+            got = read("/app/out/summary.txt")
+            if got != want:
+                fail(f"summary.txt is {{got!r}}, expected {{want!r}}")
+            """), False),
+    })
+    instruction = ("Run `/app/run.sh` to build `/app/out/summary.txt`. The dataset it summarises is in "
+                   "`/app/dataset`. Don't edit the script; set up what it needs.\n")
+    return instruction, files, {"category": "env_setup"}
+
+
+def fix_bug(rng: random.Random):
+    kind = rng.choice(["median", "mean", "inclusive_range"])
+    if kind == "median":
+        fn, buggy, fixed = "median", d("""
+            def median(values):
+                s = sorted(values)
+                return s[len(s) // 2]
+            """), d("""
+            def median(values):
+                s = sorted(values)
+                mid = len(s) // 2
+                if len(s) % 2:
+                    return s[mid]
+                return (s[mid - 1] + s[mid]) / 2
+            """)
+        cases = [([3, 1, 2], 2), ([4, 1, 3, 2], 2.5), ([10, 20], 15.0), ([5], 5)]
+        e = rng.randint(2, 9)
+        cases.append(([e, e + 4, e + 1, e + 9], e + 2.5))
+    elif kind == "mean":
+        fn, buggy, fixed = "mean", d("""
+            def mean(values):
+                return sum(values) // len(values)
+            """), d("""
+            def mean(values):
+                return sum(values) / len(values)
+            """)
+        cases = [([2, 2, 2], 2), ([1, 2], 1.5), ([1, 2, 3, 5], 2.75)]
+        e = rng.randint(2, 9)
+        cases.append(([e, e + 1], e + 0.5))
+    else:
+        fn, buggy, fixed = "inclusive_range", d("""
+            def inclusive_range(lo, hi):
+                return list(range(lo, hi))
+            """), d("""
+            def inclusive_range(lo, hi):
+                return list(range(lo, hi + 1))
+            """)
+        cases = [((1, 3), [1, 2, 3]), ((5, 5), [5]), ((0, 1), [0, 1])]
+        e = rng.randint(2, 9)
+        cases.append(((e, e + 2), [e, e + 1, e + 2]))
+    call = f"{fn}(*{cases[0][0]!r})" if isinstance(cases[0][0], tuple) else f"{fn}({cases[0][0]!r})"
+    # The visible example only covers a case the buggy code already gets right, so "it ran" proves nothing.
+    files = {
+        "environment/files/stats.py": (buggy, False),
+        "environment/files/example.py": (d(f"""
+            from stats import {fn}
+
+            print({call})
+            """), False),
+        "environment/Dockerfile": (d("""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            """), False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            cat > /app/stats.py <<'EOF'
+            {textwrap.indent(fixed, '            ').strip()}
+            EOF
+            """), True),
+        "tests/check.py": (check_py(f"""
+            sys.path.insert(0, "/app")
+            try:
+                from stats import {fn}
+            except Exception as e:
+                fail(f"cannot import {fn} from /app/stats.py: {{e}}")
+            for args, want in {cases!r}:
+                got = {fn}(*args) if isinstance(args, tuple) else {fn}(args)
+                if got != want:
+                    fail(f"{fn}({{args!r}}) returned {{got!r}}, expected {{want!r}}")
+            """), False),
+    }
+    instruction = (f"The function `{fn}` in `/app/stats.py` gives wrong answers for some inputs. Find the bug and "
+                   f"fix it so that `{fn}` is correct for every valid input (`/app/example.py` shows how it is "
+                   f"called).\n")
+    return instruction, files, {"category": "buggy_code", "defect": kind}
+
+
+def extract_member(rng: random.Random):
+    proj = rng.choice(WORDS)
+    target = rng.choice(["config/settings.ini", "src/main.py", "docs/CHANGES.txt", "data/seed.csv"])
+    content = f"# {proj} {rng.randint(100, 999)}\nvalue={rng.randint(1, 10**6)}\n"
+    others = {p: f"other {p}\n" for p in ["config/settings.ini", "src/main.py", "docs/CHANGES.txt",
+                                         "data/seed.csv", "README.md"] if p != target}
+    files = {f"environment/files/src/{proj}/{p}": (c, False) for p, c in others.items()}
+    files[f"environment/files/src/{proj}/{target}"] = (content, False)
+    files.update({
+        "environment/Dockerfile": (d(f"""
+            FROM reterm/base:bookworm
+            WORKDIR /app
+            COPY files/ /app/
+            RUN cd /app/src && tar -czf /app/backup.tar.gz ./{proj} && cd /app && rm -rf /app/src
+            """), False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            mkdir -p /app/restored
+            tar -xzf /app/backup.tar.gz -C /app/restored ./{proj}/{target}
+            """), True),
+        "tests/check.py": (check_py(f"""
+            got = read("/app/restored/{proj}/{target}")
+            if got != {content!r}:
+                fail("restored file has the wrong content")
+            found = sorted(os.path.join(r, f) for r, _, fs in os.walk("/app/restored") for f in fs)
+            if found != ["/app/restored/{proj}/{target}"]:
+                fail(f"only the one file may be restored, found {{found}}")
+            if not os.path.isfile("/app/backup.tar.gz"):
+                fail("the backup archive was removed")
+            """), False),
+    })
+    instruction = (f"Restore only the file `{proj}/{target}` from the backup `/app/backup.tar.gz` into "
+                   f"`/app/restored/`, keeping its path inside the archive (so it ends up at "
+                   f"`/app/restored/{proj}/{target}`). Extract nothing else, and keep the backup.\n")
+    return instruction, files, {"category": "wrong_tool_usage"}
+
+
+FAMILIES = {
+    "find-log": find_log,
+    "exec-bit": exec_bit,
+    "python-import": python_import,
+    "json-config": json_config,
+    "csv-totals": csv_totals,
+    "env-setup": env_setup,
+    "fix-bug": fix_bug,
+    "extract-member": extract_member,
+}
+
+
+def task_toml(meta: dict) -> str:
+    lines = ['version = "1.0"', "", "[metadata]"]
+    for k, v in meta.items():
+        lines.append(f"{k} = {json.dumps(v)}")
+    lines += ["", "[verifier]", "timeout_sec = 60.0", "", "[agent]", "timeout_sec = 300.0", "",
+              "[environment]", "build_timeout_sec = 300.0", "cpus = 1", "memory_mb = 1024", ""]
+    return "\n".join(lines)
+
+
+def write_suite(out: Path) -> None:
+    tasks_dir = out / "tasks"
+    if tasks_dir.exists():
+        shutil.rmtree(tasks_dir)
+    split = {"train": [], "heldout": []}
+    for f_index, (family, make) in enumerate(FAMILIES.items()):
+        for v in range(VARIANTS):
+            seed = BASE_SEED + 1000 * f_index + v
+            instruction, files, extra = make(random.Random(seed))
+            task_id = f"{family}-{v:02d}"
+            root = tasks_dir / task_id
+            meta = {"family": family, **extra, "difficulty": "easy", "seed": seed,
+                    "author_name": "ReTerm bundled suite"}
+            files = {**files, "instruction.md": (instruction, False), "task.toml": (task_toml(meta), False),
+                     "tests/test.sh": (TEST_SH, True)}
+            for rel, (content, executable) in sorted(files.items()):
+                p = root / rel
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_text(content)
+                p.chmod(0o755 if executable else 0o644)
+            split["heldout" if family in HELDOUT_FAMILIES else "train"].append(task_id)
+    (out / "split.json").write_text(json.dumps({**split, "heldout_families": list(HELDOUT_FAMILIES)}, indent=2)
+                                    + "\n")
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    cmp = filecmp.dircmp(a, b)
+    if cmp.left_only or cmp.right_only or cmp.diff_files or cmp.funny_files:
+        return False
+    _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
+    return not mismatch and not errors and all(_same_tree(a / s, b / s) for s in cmp.common_dirs)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="compare instead of writing")
+    ap.add_argument("--out", type=Path, default=SUITE_DIR)
+    args = ap.parse_args(argv)
+    if args.check:
+        with tempfile.TemporaryDirectory() as tmp:
+            write_suite(Path(tmp))
+            same = _same_tree(Path(tmp) / "tasks", args.out / "tasks") and (
+                (Path(tmp) / "split.json").read_text() == (args.out / "split.json").read_text())
+        print("suite is up to date" if same else f"suite under {args.out} differs from the generator's output")
+        return 0 if same else 1
+    write_suite(args.out)
+    print(f"wrote {len(FAMILIES) * VARIANTS} tasks to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
