@@ -16,7 +16,7 @@ from rich.table import Table
 from reterm import suites
 from reterm.tasks import TaskError, load_tasks, validate_paths
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # never fold a path or an error message
 EXIT_BAD_INPUT = 2
 
 
@@ -38,7 +38,7 @@ def main() -> None:
 
 def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str) -> list:
     if not paths and not suite:
-        _fail("give task paths or --suite NAME (bundled suites: " + ", ".join(suites.names()) + ")")
+        suite = "basic"  # the embedded default
     try:
         tasks = load_tasks(paths) if paths else []
         if suite:
@@ -52,7 +52,7 @@ def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str) -
 
 @main.command()
 @click.argument("task_paths", nargs=-1, type=click.Path())
-@click.option("--suite", help="a bundled task suite instead of (or besides) paths, e.g. `basic`")
+@click.option("--suite", help="a bundled task suite instead of (or besides) paths (default without paths: basic)")
 @click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="all", show_default=True,
               help="with --suite: which split of it")
 @click.option("--agent", type=click.Choice(["oracle", "nop"]), default="oracle", show_default=True)

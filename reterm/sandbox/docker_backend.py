@@ -265,7 +265,10 @@ class DockerBackend(Backend):
         snap_id = new_id("snap")
         lab = labels("snapshot", sandbox.spec.task_id)
         changes = [f"LABEL {k}={v}" for k, v in lab.items()]
-        image = sandbox.container.commit(repository="reterm-snapshot", tag=snap_id, changes=changes)
+        # pause=False: freezing the container while a `docker exec` is still initialising can deadlock runc (seen
+        # here with runc 1.1.5: the container stays Paused forever). The shell is idle during a snapshot anyway (we
+        # hold its lock); only background processes could be writing, and they are not part of a snapshot.
+        image = sandbox.container.commit(repository="reterm-snapshot", tag=snap_id, changes=changes, pause=False)
         spec = SandboxSpec(**{**sandbox.spec.__dict__, "shell_state": state.copy()})
         return Snapshot(self, snap_id, spec, image.id)
 

@@ -23,6 +23,7 @@ by default) and counts the rest, so a command printing gigabytes never grows hos
 from __future__ import annotations
 
 import base64
+import re
 import secrets
 import shlex
 import threading
@@ -36,6 +37,7 @@ DEFAULT_TIMEOUT = 180.0
 HOST_GRACE_S = 5.0
 _FRAME = b"\x1eR"  # record separator + 'R'; followed by kind (S|D), the per-command token, payload, \x1e
 _DROP_ENV = {"_", "SHLVL", "PWD"}
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class SandboxError(RuntimeError):
@@ -150,30 +152,38 @@ def _child_script(command: str, cwd: str, token: str) -> str:
 def _launcher_line(command: str, state: ShellState, token: str, timeout: float) -> bytes:
     env_args = " ".join(shlex.quote(f"{k}={v}") for k, v in state.env.items() if "\0" not in k + v)
     secs = max(0.01, float(timeout))
+    # `timeout` puts the command in its own process group ($! is its leader). On a timeout the group is killed
+    # again until it is empty: processes forked while the first signal was in flight (a fork bomb) would survive.
     line = (
         f"timeout -s TERM -k 1 {secs:.3f} env -i {env_args} bash --noprofile --norc -c "
-        f"{shlex.quote(_child_script(command, state.cwd, token))} </dev/null; "
-        f"printf '\\036RD{token}:%d\\036\\n' $?\n"
+        f"{shlex.quote(_child_script(command, state.cwd, token))} </dev/null & __rt_p=$!; wait $__rt_p; "
+        f"__rt_rc=$?; if [ $__rt_rc -eq 124 ] || [ $__rt_rc -eq 137 ]; then for __rt_i in 1 2 3 4 5 6 7 8 9 10; "
+        f"do kill -KILL -- -$__rt_p 2>/dev/null || break; sleep 0.1; done; fi; "
+        f"printf '\\036RD{token}:%d\\036\\n' $__rt_rc\n"
     )
-    return line.encode()
+    return line.encode("utf-8", errors="surrogateescape")
 
 
 def _parse_state(payload: bytes, previous: ShellState) -> ShellState:
+    """The state record, or `previous` when it is damaged (a background process wrote into the middle of it)."""
     try:
         cwd_b64, env_b64 = payload.split(b":", 1)
-        cwd = base64.b64decode(cwd_b64).decode("utf-8", errors="surrogateescape").rstrip("\n") or previous.cwd
+        cwd = base64.b64decode(cwd_b64, validate=True).decode("utf-8", errors="surrogateescape").rstrip("\n")
         env: dict[str, str] = {}
-        for item in base64.b64decode(env_b64).split(b"\0"):
-            if not item or b"=" not in item:
+        for item in base64.b64decode(env_b64, validate=True).split(b"\0"):
+            if not item:
                 continue
-            k, v = item.split(b"=", 1)
-            key = k.decode("utf-8", errors="surrogateescape")
-            if key in _DROP_ENV:
-                continue
-            env[key] = v.decode("utf-8", errors="surrogateescape")
-        return ShellState(cwd, env)
-    except (ValueError, base64.binascii.Error):
-        return previous  # a background writer interleaved with the record: keep the last good state
+            k, sep, v = item.partition(b"=")
+            key = k.decode("ascii")
+            if not sep or not _ENV_NAME.match(key):
+                return previous
+            if key not in _DROP_ENV:
+                env[key] = v.decode("utf-8", errors="surrogateescape")
+    except (ValueError, UnicodeDecodeError):
+        return previous
+    if not cwd.startswith("/") or "PATH" not in env:
+        return previous
+    return ShellState(cwd, env)
 
 
 class PersistentShell:

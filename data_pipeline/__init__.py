@@ -1,0 +1,1 @@
+"""Recovery-demonstration data pipeline (collect, synthesize, recover, build). Not implemented yet."""

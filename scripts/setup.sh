@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One-time (idempotent) set-up of a fresh Debian/Ubuntu machine for ReTerm:
+#   system packages (bubblewrap, Docker engine, debootstrap, pytest for TB v1 tests on the local backend),
+#   a running dockerd, the virtual environment in .venv, and the offline base image reterm/base:bookworm.
+# Set RETERM_SKIP_DOCKER=1 to set up the local (bubblewrap) backend only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+  echo "need root for: $*" >&2; exit 1; fi; }
+
+need=()
+command -v bwrap >/dev/null || need+=(bubblewrap)
+/usr/bin/python3 -c 'import pytest' 2>/dev/null || need+=(python3-pytest)
+if [ "${RETERM_SKIP_DOCKER:-0}" != 1 ]; then
+  command -v dockerd >/dev/null || need+=(docker.io)
+  command -v debootstrap >/dev/null || need+=(debootstrap)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  log "installing system packages: ${need[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if [ "${RETERM_SKIP_DOCKER:-0}" != 1 ]; then
+  if ! timeout 10 docker info >/dev/null 2>&1 && ! timeout 10 python3 -c \
+      'import socket; s=socket.socket(socket.AF_UNIX); s.connect("/var/run/docker.sock")' 2>/dev/null; then
+    log "starting dockerd (log: /var/log/reterm-dockerd.log)"
+    # a pid file left by a killed daemon stops a new one from starting
+    if [ -f /var/run/docker.pid ] && ! kill -0 "$(cat /var/run/docker.pid)" 2>/dev/null; then
+      as_root rm -f /var/run/docker.pid
+    fi
+    as_root sh -c 'nohup dockerd --bridge=none --iptables=false >/var/log/reterm-dockerd.log 2>&1 &'
+    for _ in $(seq 1 60); do
+      [ -S /var/run/docker.sock ] && timeout 5 python3 -c \
+        'import socket; s=socket.socket(socket.AF_UNIX); s.connect("/var/run/docker.sock")' 2>/dev/null && break
+      sleep 1
+    done
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv"
+  python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
+fi
+# torch is pinned to the CPU wheel: an open range would pull a multi-GB CUDA build.
+if ! .venv/bin/python -c 'import reterm, torch, trl, pytest' 2>/dev/null; then
+  log "installing ReTerm and its dependencies into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0 -e '.[dev]' 2>&1 \
+    | grep -v '^WARNING: Location' || true
+  .venv/bin/python -c 'import reterm, torch, trl, pytest'
+fi
+
+if [ "${RETERM_SKIP_DOCKER:-0}" != 1 ]; then
+  .venv/bin/reterm images build-base
+fi
+log "done"

@@ -1,0 +1,102 @@
+"""Shared fixtures. Sandboxes are real: bubblewrap for `local`, a real Docker engine for `docker`.
+
+Docker tests skip when no engine answers, except under RETERM_REQUIRE_DOCKER=1 (CI), where they fail instead.
+Local state (sandboxes, snapshots, built environments) goes to a per-session RETERM_HOME.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+_HOME = tempfile.mkdtemp(prefix="reterm-test-home-")
+os.environ["RETERM_HOME"] = _HOME
+os.environ.pop("RETERM_IMAGE_MAP", None)
+
+BASE_IMAGE = "reterm/base:bookworm"
+
+
+def _docker_problem() -> str | None:
+    from reterm.sandbox import docker_available
+
+    if not docker_available():
+        return "no Docker engine answers"
+    import docker
+
+    try:
+        docker.from_env().images.get(BASE_IMAGE)
+    except docker.errors.ImageNotFound:
+        return f"{BASE_IMAGE} is missing (run `reterm images build-base`)"
+    return None
+
+
+def require_docker() -> None:
+    problem = _docker_problem()
+    if problem:
+        if os.environ.get("RETERM_REQUIRE_DOCKER") == "1":
+            pytest.fail(f"RETERM_REQUIRE_DOCKER=1 but {problem}")
+        pytest.skip(problem)
+
+
+_backends: dict = {}
+
+
+def get_backend(name: str, **kw):
+    from reterm.sandbox import make_backend
+
+    if name == "docker":
+        require_docker()
+    key = (name, tuple(sorted(kw.items())))
+    if key not in _backends:
+        _backends[key] = make_backend(name, image_map={"ubuntu": BASE_IMAGE, "debian": BASE_IMAGE}, **kw)
+    return _backends[key]
+
+
+@pytest.fixture(params=["local", "docker"])
+def backend(request):
+    return get_backend(request.param)
+
+
+def write_files(root: Path, files: dict[str, str], executable: tuple[str, ...] = ()) -> Path:
+    for rel, content in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(content).lstrip("\n"))
+        if rel in executable or rel.endswith(".sh"):
+            p.chmod(0o755)
+    return root
+
+
+def harbor_task(root: Path, toml: str = "", dockerfile: str | None = None, test_sh: str | None = None,
+                solve_sh: str | None = None, instruction: str = "Do the thing.\n", extra: dict | None = None) -> Path:
+    files = {
+        "task.toml": toml or 'version = "1.0"\n[metadata]\ncategory = "test"\n[verifier]\ntimeout_sec = 30.0\n',
+        "instruction.md": instruction,
+        "environment/Dockerfile": dockerfile or "FROM ubuntu:22.04\nWORKDIR /app\n",
+        "tests/test.sh": test_sh or """
+            #!/bin/bash
+            mkdir -p /logs/verifier
+            if [ "$(cat /app/out.txt 2>/dev/null)" = "ok" ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
+            """,
+        "solution/solve.sh": solve_sh or "#!/bin/bash\necho ok > /app/out.txt\n",
+        **(extra or {}),
+    }
+    return write_files(root, files)
+
+
+@pytest.fixture
+def simple_task(tmp_path):
+    from reterm.tasks import load_task
+
+    return load_task(harbor_task(tmp_path / "simple"))
+
+
+@pytest.fixture
+def sandbox(backend, simple_task):
+    sb = backend.start(simple_task)
+    yield sb
+    sb.close()

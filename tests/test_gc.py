@@ -1,0 +1,76 @@
+"""A driver SIGKILLed mid-run leaves sandboxes behind; `reterm sandbox gc` removes all of them."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import require_docker
+from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, state_root
+
+DRIVER = textwrap.dedent("""
+    import sys, time
+    from reterm import suites
+    from reterm.sandbox import make_backend
+    backend = make_backend(sys.argv[1])
+    task = suites.load("basic")[0]
+    sb = backend.start(task)
+    sb.exec("echo work > /app/w.txt")
+    snap = sb.snapshot()
+    forks = snap.fork(2)
+    print("READY", flush=True)
+    time.sleep(600)
+""")
+
+
+def _leftovers(backend_name: str) -> dict:
+    """Resources whose owner is no longer alive."""
+    out = {"containers": [], "images": [], "dirs": []}
+    if backend_name == "docker":
+        import docker
+
+        client = docker.from_env()
+        out["containers"] = [c.name for c in client.containers.list(all=True, filters={"label": f"{LABEL_MANAGED}=1"})
+                             if c.labels.get(LABEL_KIND) == "sandbox" and not owner_alive(c.labels[LABEL_OWNER])]
+        out["images"] = [i.id for i in client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"})
+                         if not owner_alive(i.labels[LABEL_OWNER])]
+    root = state_root()
+    for sub in ("sandboxes", "snapshots"):
+        for d in (root / sub).glob("*") if (root / sub).is_dir() else []:
+            owner = json.loads((d / "owner.json").read_text())["owner"]
+            if not owner_alive(owner):
+                out["dirs"].append(str(d))
+    return out
+
+
+@pytest.mark.parametrize("backend_name", ["local", "docker"])
+def test_gc_after_sigkill_leaves_nothing(backend_name):
+    if backend_name == "docker":
+        require_docker()
+    proc = subprocess.Popen([sys.executable, "-c", DRIVER, backend_name], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "READY"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    left = _leftovers(backend_name)
+    if backend_name == "docker":
+        assert len(left["containers"]) == 3 and len(left["images"]) == 1
+    else:
+        assert len(left["dirs"]) == 4  # sandbox + snapshot + 2 forks
+    r = subprocess.run([sys.executable, "-m", "reterm.cli", "sandbox", "gc"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert _leftovers(backend_name) == {"containers": [], "images": [], "dirs": []}
+    if backend_name == "local":
+        # the killed sandboxes' processes died with their parent, and their cgroups are gone too
+        cg = Path("/sys/fs/cgroup/pids/reterm")
+        if cg.is_dir():
+            live = {p.name for p in (state_root() / "sandboxes").glob("*")}
+            assert {p.name for p in cg.iterdir() if p.is_dir()} <= live

@@ -1,0 +1,178 @@
+"""The sandbox contract, checked on both backends with real engines."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import time
+import tracemalloc
+
+import pytest
+
+from reterm.sandbox import SandboxError
+
+
+def test_shell_keeps_cwd_and_exported_variables(sandbox):
+    assert sandbox.exec("mkdir -p /app/sub && cd /app/sub && export GREETING='hello world'").exit_code == 0
+    r = sandbox.exec('pwd; echo "$GREETING"')
+    assert r.output == "/app/sub\nhello world\n"
+    assert sandbox.shell_state.cwd == "/app/sub"
+    assert sandbox.shell_state.env["GREETING"] == "hello world"
+
+
+def test_exec_result_reports_exit_code_and_interleaved_output(sandbox):
+    r = sandbox.exec("echo out; echo err >&2; echo out2; exit 7")
+    assert r.exit_code == 7 and not r.timed_out and not r.truncated
+    assert r.output == "out\nerr\nout2\n"
+    assert sandbox.exec("false").exit_code == 1
+    assert sandbox.exec("printf 'no newline'").output == "no newline"
+
+
+def test_syntax_error_and_exit_do_not_end_the_shell(sandbox):
+    r = sandbox.exec("if then fi")
+    assert r.exit_code != 0 and "syntax error" in r.output
+    assert sandbox.exec("exit 3").exit_code == 3
+    assert sandbox.exec("echo still here").output == "still here\n"
+
+
+def test_infinite_loop_is_killed_within_timeout_and_shell_survives(sandbox):
+    for command in ("while :; do :; done", "sleep 100", "sleep 100 & sleep 100"):
+        t = time.monotonic()
+        r = sandbox.exec(command, timeout=1.5)
+        elapsed = time.monotonic() - t
+        assert r.timed_out, command
+        assert elapsed < 1.5 + 2, f"{command!r} took {elapsed:.1f}s"
+        assert sandbox.exec("echo alive").output == "alive\n"
+
+
+def test_exit_code_124_before_the_deadline_is_not_a_timeout(sandbox):
+    r = sandbox.exec("exit 124", timeout=30)
+    assert r.exit_code == 124 and not r.timed_out
+
+
+def test_large_output_is_capped_and_memory_stays_bounded(sandbox):
+    tracemalloc.start()
+    try:
+        r = sandbox.exec("head -c 50000000 /dev/zero | tr '\\0' 'a'; echo; echo END", timeout=120)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert r.exit_code == 0
+    assert r.truncated and r.output_bytes == 50_000_000 + 5
+    assert len(r.output) < 70 * 1024
+    assert r.output.startswith("aaaa") and r.output.endswith("a\nEND\n")
+    assert "bytes of output omitted" in r.output
+    assert peak < 8 * 1024 * 1024, f"peak traced memory {peak / 1e6:.1f} MB while reading 50 MB"
+
+
+def test_no_network_by_default(sandbox):
+    # Only the loopback interface exists: nothing can leave the sandbox.
+    r = sandbox.exec("cat /proc/net/dev")
+    ifaces = {line.split(":")[0].strip() for line in r.output.splitlines()[2:] if ":" in line}
+    assert ifaces == {"lo"}
+
+
+def test_host_environment_never_reaches_the_sandbox(sandbox, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", "hf_secret_value")
+    # a shell restart re-reads nothing from the host either
+    sandbox.shell.restart()
+    r = sandbox.exec("env")
+    assert "hf_secret_value" not in r.output and "HF_TOKEN" not in r.output
+    assert "RETERM_HOME" not in r.output
+
+
+def test_files_round_trip(sandbox, tmp_path):
+    sandbox.write_file("/tests/a/b.txt", "content\n")
+    assert sandbox.read_file("/tests/a/b.txt") == b"content\n"
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "x.sh").write_text("echo x\n")
+    (tmp_path / "d" / "x.sh").chmod(0o755)
+    sandbox.upload(tmp_path / "d", "/tests/up")
+    assert sandbox.exec("/tests/up/x.sh").output == "x\n"
+    with pytest.raises(FileNotFoundError):
+        sandbox.read_file("/tests/missing")
+
+
+def _fingerprint(sb) -> str:
+    """Hash of the writable file tree plus the shell state, as seen from inside the sandbox."""
+    listing = sb.exec("find /app /root -xdev -type f -exec sha256sum {} + | sort").output
+    st = sb.shell_state
+    return hashlib.sha256((listing + st.cwd + repr(sorted(st.env.items()))).encode()).hexdigest()
+
+
+def test_snapshot_preserves_files_cwd_and_env_and_forks_are_isolated(sandbox):
+    sandbox.exec("mkdir -p /app/w && cd /app/w && echo v1 > f.txt && export MARK=snap")
+    before = _fingerprint(sandbox)
+    with sandbox.snapshot() as snap:
+        sandbox.exec("echo changed-after-snapshot > /app/w/f.txt; export MARK=later; cd /")
+        forks = snap.fork(3)
+    try:
+        for f in forks:
+            assert f.exec("pwd; echo $MARK; cat f.txt").output == "/app/w\nsnap\nv1\n"
+            assert _fingerprint(f) == before
+        forks[0].exec("echo fork0 > f.txt; touch only0; export MARK=f0")
+        assert forks[1].exec("cat f.txt; ls only0 2>&1 | head -c 0; test -e only0 && echo yes || echo no; "
+                             "echo $MARK").output == "v1\nno\nsnap\n"
+        assert sandbox.exec("cat /app/w/f.txt").output == "changed-after-snapshot\n"
+        assert len({f.id for f in forks}) == 3
+    finally:
+        for f in forks:
+            f.close()
+    assert snap.released
+
+
+def test_snapshot_is_deleted_when_released(backend, sandbox):
+    snap = sandbox.snapshot()
+    forks = snap.fork(2)
+    snap.release()
+    for f in forks:
+        f.close()
+    assert snap.released
+    if backend.name == "local":
+        assert not snap.ref.exists()
+    else:
+        import docker
+
+        with pytest.raises(docker.errors.ImageNotFound):
+            backend.client.images.get(snap.ref)
+    with pytest.raises(SandboxError):
+        snap.fork(1)
+
+
+def test_background_processes_do_not_survive_a_snapshot(sandbox):
+    sandbox.exec("nohup sleep 300 >/dev/null 2>&1 &")
+    assert "sleep 300" in sandbox.exec("ps -eo args").output
+    [fork] = sandbox.fork(1)
+    try:
+        assert "sleep 300" not in fork.exec("ps -eo args").output
+    finally:
+        fork.close()
+
+
+def test_close_is_idempotent_and_exec_after_close_fails(backend, simple_task):
+    sb = backend.start(simple_task)
+    sb.close()
+    sb.close()
+    with pytest.raises(SandboxError):
+        sb.exec("true")
+
+
+def test_fork_bomb_is_contained_and_host_still_answers(sandbox):
+    t = time.monotonic()
+    r = sandbox.exec("bomb() { bomb | bomb & }; bomb", timeout=5)
+    assert time.monotonic() - t < 5 + 10
+    # the host still answers
+    t = time.monotonic()
+    assert subprocess.run(["true"], timeout=10).returncode == 0
+    assert time.monotonic() - t < 5
+    # and the sandbox itself recovers (the bomb was in the command's process group, which timeout killed)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        r = sandbox.exec("echo ok", timeout=10)
+        if r.output == "ok\n":
+            break
+        time.sleep(1)
+    assert r.output == "ok\n"
+    pids = int(sandbox.exec("ls /proc | grep -c '^[0-9]'").output)
+    assert pids <= sandbox.spec.pids + 10

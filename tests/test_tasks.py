@@ -1,0 +1,171 @@
+"""Task loaders (Harbor, Terminal-Bench v1) and `reterm tasks validate` on tasks written here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import harbor_task, write_files
+from reterm.tasks import TaskError, load_task, load_tasks
+
+TB2_STYLE_TOML = """
+version = "1.0"
+
+[metadata]
+author_name = "someone"
+difficulty = "medium"
+category = "system-administration"
+tags = ["bash", "files"]
+custom_field = { nested = 1 }
+
+[verifier]
+timeout_sec = 900.0
+
+[agent]
+timeout_sec = 1800.0
+
+[environment]
+build_timeout_sec = 600.0
+docker_image = "alexgshaw/some-task:20251031"
+cpus = 2
+memory = "2G"
+storage = "10G"
+allow_internet = true
+workdir = "/app"
+"""
+
+
+def test_harbor_task_with_deprecated_keys(tmp_path):
+    root = harbor_task(tmp_path / "tb2-task", toml=TB2_STYLE_TOML)
+    (root / "environment" / "Dockerfile").unlink()
+    t = load_task(root)
+    assert t.format == "harbor" and t.id == "tb2-task"
+    assert t.limits.memory_mb == 2048 and t.limits.storage_mb == 10240 and t.limits.cpus == 2
+    assert t.limits.agent_timeout_sec == 1800 and t.limits.verifier_timeout_sec == 900
+    assert t.docker_image == "alexgshaw/some-task:20251031" and t.dockerfile is None
+    assert t.allow_internet and t.workdir == "/app"
+    assert t.metadata["custom_field"] == {"nested": 1} and t.category == "system-administration"
+    assert t.solution.name == "solve.sh" and t.test_script.name == "test.sh"
+
+
+def test_harbor_current_keys(tmp_path):
+    t = load_task(harbor_task(tmp_path / "t", toml="[environment]\nmemory_mb = 512\nstorage_mb = 2048\n"))
+    assert t.limits.memory_mb == 512 and t.limits.storage_mb == 2048
+    assert t.limits.agent_timeout_sec == 600 and not t.allow_internet
+
+
+def tb1_task(root):
+    return write_files(root, {
+        "task.yaml": """
+            instruction: |-
+              Write hello to /app/hello.txt.
+            author_email: someone@example.com
+            difficulty: easy
+            category: file-operations
+            tags: [files]
+            parser_name: pytest
+            max_agent_timeout_sec: 120
+            run_tests_in_same_shell: false
+            """,
+        "Dockerfile": "FROM ubuntu:22.04\nWORKDIR /app\n",
+        "docker-compose.yaml": "services: {}\n",
+        "run-tests.sh": """
+            #!/bin/bash
+            cd "$TEST_DIR" && python3 -m pytest -rA test_outputs.py
+            """,
+        "tests/test_outputs.py": """
+            from pathlib import Path
+
+            def test_file_exists():
+                assert Path("/app/hello.txt").exists()
+
+            def test_content():
+                assert Path("/app/hello.txt").read_text().strip() == "hello"
+            """,
+        "solution.sh": "#!/bin/bash\necho hello > /app/hello.txt\n",
+    })
+
+
+def test_tb1_task(tmp_path):
+    t = load_task(tb1_task(tmp_path / "hello-world"))
+    assert t.format == "tb1" and t.reward_mode == "pytest"
+    assert t.instruction == "Write hello to /app/hello.txt."
+    assert t.limits.agent_timeout_sec == 120 and t.limits.verifier_timeout_sec == 60  # TB v1 default
+    assert t.verifier_env == {"TEST_DIR": "/tests"} and t.test_script.name == "run-tests.sh"
+    assert t.category == "file-operations" and t.metadata["tags"] == ["files"]
+
+
+def test_directory_of_tasks_is_accepted(tmp_path):
+    harbor_task(tmp_path / "suite" / "a")
+    tb1_task(tmp_path / "suite" / "nested" / "b")
+    assert [t.id for t in load_tasks([tmp_path / "suite"])] == ["a", "b"]
+
+
+@pytest.mark.parametrize("mutate, file, line, words", [
+    (lambda r: (r / "task.toml").write_text('version = "1.0"\n[agent]\ntimeout_sec = "soon"\n'),
+     "task.toml", 3, "agent.timeout_sec"),
+    (lambda r: (r / "task.toml").write_text('[environment]\ncpus = 1\nmemory = "lots"\n'),
+     "task.toml", 3, "environment.memory"),
+    (lambda r: (r / "task.toml").write_text('[verifier\ntimeout_sec = 1\n'), "task.toml", 1, "invalid TOML"),
+    (lambda r: (r / "tests" / "test.sh").unlink(), "tests/test.sh", None, "missing"),
+    (lambda r: (r / "instruction.md").write_text("  \n"), "instruction.md", None, "empty"),
+    (lambda r: (r / "environment" / "Dockerfile").unlink(), "environment/Dockerfile", None, "docker_image"),
+])
+def test_broken_harbor_task_names_file_and_line(tmp_path, mutate, file, line, words):
+    root = harbor_task(tmp_path / "broken")
+    mutate(root)
+    with pytest.raises(TaskError) as e:
+        load_task(root)
+    assert e.value.file == file and e.value.line == line
+    assert str(root / file) in str(e.value) and words in str(e.value)
+
+
+def test_broken_tb1_yaml_names_line(tmp_path):
+    root = tb1_task(tmp_path / "bad")
+    (root / "task.yaml").write_text("instruction: hi\ncategory: [unclosed\nmax_test_timeout_sec: 5\n")
+    with pytest.raises(TaskError) as e:
+        load_task(root)
+    assert e.value.file == "task.yaml" and e.value.line in (2, 3)
+    (root / "task.yaml").write_text("instruction: hi\nmax_test_timeout_sec: -5\n")
+    with pytest.raises(TaskError, match=r"task.yaml:2: `max_test_timeout_sec` must be greater than 0"):
+        load_task(root)
+
+
+def _cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "reterm.cli", *args], capture_output=True, text=True, **kw)
+
+
+def test_validate_cli_exits_2_and_names_the_file(tmp_path):
+    harbor_task(tmp_path / "suite" / "good")
+    bad = harbor_task(tmp_path / "suite" / "bad", toml='[agent]\ntimeout_sec = "x"\n')
+    r = _cli("tasks", "validate", str(tmp_path / "suite"))
+    assert r.returncode == 2
+    assert f"{bad / 'task.toml'}:2" in r.stderr and "1 valid, 1 broken" in r.stderr
+    ok = _cli("tasks", "validate", str(tmp_path / "suite" / "good"))
+    assert ok.returncode == 0, ok.stderr
+    missing = _cli("tasks", "validate", str(tmp_path / "nothing-here"))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_run_cli_rejects_bad_tasks_with_exit_2(tmp_path):
+    bad = harbor_task(tmp_path / "bad", toml="[environment]\ncpus = true\n")
+    r = _cli("run", str(bad), "--backend", "local", "-o", str(tmp_path / "out"))
+    assert r.returncode == 2 and f"{bad / 'task.toml'}:2" in r.stderr
+    assert not (tmp_path / "out").exists()
+    r = _cli("run", str(tmp_path / "bad"), "--image-map", "nonsense", "--backend", "local")
+    assert r.returncode == 2
+
+
+def test_bundled_suite_is_valid_and_up_to_date():
+    from reterm import suites
+    from reterm.suites.generate import main as generate
+
+    tasks = suites.load("basic")
+    assert len(tasks) >= 40
+    assert len({t.category for t in tasks}) >= 6
+    train, held = suites.load("basic", "train"), suites.load("basic", "heldout")
+    assert {t.family for t in train}.isdisjoint({t.family for t in held})
+    assert len(train) + len(held) == len(tasks)
+    assert generate(["--check"]) == 0, "reterm/suites/basic differs from `python -m reterm.suites.generate`"
