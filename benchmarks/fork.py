@@ -23,20 +23,30 @@ from concurrent.futures import ThreadPoolExecutor
 from reterm import suites
 from reterm.sandbox import docker_available, make_backend
 
-PREFIX = [
-    "cd /app",
-    "export STAGE=prefix RUN_ID=42",
-    "mkdir -p work && for i in $(seq 1 200); do echo line $i >> work/log.txt; done",
-    "python3 -c 'print(sum(range(10**6)))' > work/sum.txt",
-    "ls -la /app > work/ls.txt; cp -r /app/work /app/work2",
-    "grep -c line work/log.txt",
+# `light`: six quick commands (~0.1 s). `heavy`: what agents typically do before they go wrong — set up an
+# environment and run a test suite — here a venv and ~1.5 s of Python work (~2-3 s in all).
+PREFIXES = {
+    "light": [
+        "cd /app",
+        "export STAGE=prefix RUN_ID=42",
+        "mkdir -p work && for i in $(seq 1 200); do echo line $i >> work/log.txt; done",
+        "python3 -c 'print(sum(range(10**6)))' > work/sum.txt",
+        "ls -la /app > work/ls.txt; cp -r /app/work /app/work2",
+        "grep -c line work/log.txt",
+    ],
+}
+PREFIXES["heavy"] = PREFIXES["light"] + [
+    "python3 -m venv --without-pip /app/venv",
+    "python3 -c 'import hashlib; h=b\"x\"\nfor _ in range(10**6): h=hashlib.sha256(h).digest()\nprint(h.hex())'",
+    "python3 -m compileall -q /app > /dev/null; find /usr/lib/python3* -name '*.py' | wc -l",
 ]
+PREFIX = PREFIXES["light"]
 N_FORKS = 8
 
 
-def _prepared(backend, task):
+def _prepared(backend, task, prefix):
     sb = backend.start(task)
-    for cmd in PREFIX:
+    for cmd in prefix:
         assert sb.exec(cmd, timeout=60).exit_code == 0, cmd
     return sb
 
@@ -46,13 +56,13 @@ def _close_all(boxes):
         list(pool.map(lambda b: b.close(), boxes))
 
 
-def bench(backend_name: str, tasks, reps: int) -> dict:
+def bench(backend_name: str, tasks, reps: int, prefix: list[str]) -> dict:
     backend = make_backend(backend_name, image_map={"ubuntu": "reterm/base:bookworm"})
     fork_t, replay_t, exec_t = [], [], []
     for task in tasks:
         backend.prepare(task)
         for _ in range(reps):
-            sb = _prepared(backend, task)
+            sb = _prepared(backend, task, prefix)
             t = time.perf_counter()
             with sb.snapshot() as snap:
                 forks = snap.fork(N_FORKS)
@@ -62,7 +72,7 @@ def bench(backend_name: str, tasks, reps: int) -> dict:
 
             t = time.perf_counter()
             with ThreadPoolExecutor(N_FORKS) as pool:
-                replays = list(pool.map(lambda _: _prepared(backend, task), range(N_FORKS)))
+                replays = list(pool.map(lambda _: _prepared(backend, task, prefix), range(N_FORKS)))
             replay_t.append(time.perf_counter() - t)
             _close_all(replays)
 
@@ -85,6 +95,7 @@ def main() -> None:
     ap.add_argument("--backends", nargs="+", default=["local", "docker"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--tasks", type=int, default=3)
+    ap.add_argument("--prefixes", nargs="+", default=["light", "heavy"], choices=list(PREFIXES))
     args = ap.parse_args()
     all_tasks = suites.load("basic", "train")
     families, tasks = set(), []
@@ -94,17 +105,18 @@ def main() -> None:
             tasks.append(t)
     print(f"command: python benchmarks/{os.path.basename(__file__)} {' '.join(sys.argv[1:])}")
     print(f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cpus, {platform.platform()}")
-    print(f"tasks: {', '.join(t.id for t in tasks)}; prefix of {len(PREFIX)} commands; {N_FORKS} forks\n")
-    print("| backend | snapshot + 8 forks (median s) | replay prefix in 8 fresh sandboxes (median s) "
+    print(f"tasks: {', '.join(t.id for t in tasks)}; {N_FORKS} forks\n")
+    print("| backend | prefix | snapshot + 8 forks (median s) | replay prefix in 8 fresh sandboxes (median s) "
           "| replay / fork | exec overhead (median ms) | samples |")
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for name in args.backends:
         if name == "docker" and not docker_available():
-            print(f"| docker | no Docker engine answers | | | | |")
+            print("| docker | | no Docker engine answers | | | | |")
             continue
-        r = bench(name, tasks, args.reps)
-        print(f"| {name} | {r['fork']:.3f} | {r['replay']:.3f} | {r['ratio']:.1f}x | {r['exec'] * 1000:.1f} "
-              f"| {r['n']} |")
+        for pname in args.prefixes:
+            r = bench(name, tasks, args.reps, PREFIXES[pname])
+            print(f"| {name} | {pname} ({len(PREFIXES[pname])} commands) | {r['fork']:.3f} | {r['replay']:.3f} "
+                  f"| {r['ratio']:.1f}x | {r['exec'] * 1000:.1f} | {r['n']} |", flush=True)
 
 
 if __name__ == "__main__":
