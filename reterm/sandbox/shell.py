@@ -247,6 +247,7 @@ class PersistentShell:
         out = OutputCollector(cap or self.output_cap)
         tok = token.encode()
         head_len = len(_FRAME) + 1 + len(tok)
+        heads = (_FRAME + b"S" + tok, _FRAME + b"D" + tok)
         buf = bytearray()
         deadline = start + timeout + 1.0 + HOST_GRACE_S
         new_state: ShellState | None = None
@@ -280,6 +281,15 @@ class PersistentShell:
                 end = buf.find(b"\x1e", head_len)
                 if end < 0:
                     break
+                if kind == b"S":
+                    # A state record cut short (its writer was killed, or could not fork under a fork bomb) is
+                    # followed directly by the next record's head: drop it and parse that record instead.
+                    nxt = bytes(buf[end : end + head_len])
+                    if len(nxt) < head_len and any(h.startswith(nxt) for h in heads):
+                        break  # can't tell yet
+                    if nxt in heads:
+                        del buf[:end]
+                        continue
                 payload = bytes(buf[head_len + 1 : end])  # skip the ':' after the token
                 del buf[: end + 1]
                 if kind == b"S":
