@@ -17,6 +17,7 @@ SOLUTION_DIR = "/solution"
 class AgentOutcome:
     steps: list[ExecResult] = field(default_factory=list)
     error: str | None = None  # the agent could not act at all (e.g. the task ships no solution)
+    trajectory: object | None = None  # model agents: the episode's Trajectory (already verified)
 
 
 class NopAgent:
@@ -39,10 +40,26 @@ class OracleAgent:
         return AgentOutcome(steps=[sandbox.exec(f"bash {script}", timeout=task.limits.agent_timeout_sec)])
 
 
-AGENTS = {"oracle": OracleAgent, "nop": NopAgent}
+class ModelAgent:
+    """A language model acting through the episode loop (`reterm.agent.episode`). One policy serves every
+    concurrent episode, so their generation requests are batched together."""
+
+    name = "model"
+
+    def __init__(self, policy, config=None):
+        self.policy = policy
+        self.config = config
+
+    def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
+        from reterm.agent.episode import run_episode
+
+        return AgentOutcome(trajectory=run_episode(self.policy, sandbox, task, self.config, verify=True))
 
 
-def make_agent(name: str):
+AGENTS = {"oracle": OracleAgent, "nop": NopAgent, "model": ModelAgent}
+
+
+def make_agent(name: str, **kw):
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
-    return AGENTS[name]()
+    return AGENTS[name](**kw)

@@ -50,40 +50,50 @@ def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str) -
     return tasks
 
 
-@main.command()
-@click.argument("task_paths", nargs=-1, type=click.Path())
-@click.option("--suite", help="a bundled task suite instead of (or besides) paths (default without paths: basic)")
-@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="all", show_default=True,
-              help="with --suite: which split of it")
-@click.option("--agent", type=click.Choice(["oracle", "nop"]), default="oracle", show_default=True)
-@click.option("--backend", type=click.Choice(["auto", "docker", "local"]), default="auto", show_default=True,
-              help="auto = docker when a daemon answers, else local (bubblewrap)")
-@click.option("--image-map", "image_map", multiple=True, metavar="SRC=DST",
-              help="run tasks whose image is SRC on local image DST (repeatable; also RETERM_IMAGE_MAP=a=b,c=d)")
-@click.option("--allow-internet", is_flag=True, help="let tasks that ask for network have it (off by default)")
-@click.option("--concurrency", "-j", type=click.IntRange(1, 256), default=2, show_default=True)
-@click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-              help="run directory (default: runs/<timestamp>)")
-def run(task_paths, suite, split, agent, backend, image_map, allow_internet, concurrency, output) -> None:
-    """Run an agent on tasks: build, start, act, verify, close. Writes results.jsonl and summary.json."""
-    from reterm.runner import run_tasks
-    from reterm.sandbox import SandboxError, make_backend
-    from reterm.sandbox.dockerfile import parse_image_map
+def model_options(f):
+    """Options shared by every command that runs a model."""
+    opts = [
+        click.option("--model", "-m", default="smollm2-135m", show_default=True,
+                     help="smollm2-135m (bundled), a local HF checkpoint dir, or a served model's name"),
+        click.option("--policy", type=click.Choice(["transformers", "openai", "vllm"]), default="transformers",
+                     show_default=True, help="how the model is run"),
+        click.option("--base-url", help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)"),
+        click.option("--format", "reply_format", type=click.Choice(["simple", "terminus2"]), default="simple",
+                     show_default=True, help="reply format the model is prompted with"),
+        click.option("--max-turns", type=click.IntRange(1, 1000), default=10, show_default=True),
+        click.option("--max-new-tokens", type=click.IntRange(1, 32768), default=256, show_default=True),
+        click.option("--temperature", type=click.FloatRange(0, 5), default=0.7, show_default=True),
+        click.option("--seed", type=int, default=None, help="sampling seed"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
 
-    tasks = _resolve_task_paths(task_paths, suite, split)
+
+def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
+                      concurrency):
+    from reterm.agent.episode import EpisodeConfig
+    from reterm.agent.policy import SamplingConfig, make_policy
+    from reterm.agents import ModelAgent
+
+    sampling = SamplingConfig(max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
+    kw = {"base_url": base_url, "concurrency": concurrency} if policy == "openai" else {}
+    if policy == "transformers":
+        kw = {"max_batch": max(1, concurrency)}
+    console.print(f"loading policy [bold]{policy}[/] model [bold]{model}[/]")
     try:
-        mapping = parse_image_map(image_map)
-        be = make_backend(backend, image_map=mapping, allow_internet=allow_internet)
-    except (ValueError, SandboxError) as e:
+        pol = make_policy(policy, model, sampling, **kw)
+    except (ImportError, ValueError, OSError, FileNotFoundError) as e:
         _fail(str(e))
-    out = Path(output or f"runs/{time.strftime('%Y%m%d-%H%M%S')}-{agent}")
-    if (out / "results.jsonl").exists():
-        _fail(f"{out / 'results.jsonl'} already exists; choose another --output so no results are overwritten")
-    console.print(f"running {len(tasks)} task(s) with agent [bold]{agent}[/] on the [bold]{be.name}[/] backend "
-                  f"-> {out}")
+    return ModelAgent(pol, EpisodeConfig(format=reply_format, max_turns=max_turns))
+
+
+def _run_with_progress(tasks, be, agent, out: Path, concurrency: int, samples: int = 1) -> dict:
+    from reterm.runner import run_tasks
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("passed {task.fields[passed]}  infra {task.fields[infra]}"), console=console) as bar:
-        pid = bar.add_task("trials", total=len(tasks), passed=0, infra=0)
+        pid = bar.add_task("trials", total=len(tasks) * samples, passed=0, infra=0)
         counts = {"passed": 0, "infra": 0}
 
         def on_result(row):
@@ -93,8 +103,177 @@ def run(task_paths, suite, split, agent, backend, image_map, allow_internet, con
                 bar.console.print(f"[yellow]infra error[/] {row['task_id']}: {row['infra_error'][:300]}")
             bar.update(pid, advance=1, **counts)
 
-        summary = run_tasks(tasks, be, agent, out, concurrency, on_result)
+        return run_tasks(tasks, be, agent, out, concurrency, on_result, samples=samples)
+
+
+def _backend_and_output(backend, image_map, allow_internet, output, default_name):
+    from reterm.sandbox import SandboxError, make_backend
+    from reterm.sandbox.dockerfile import parse_image_map
+
+    try:
+        be = make_backend(backend, image_map=parse_image_map(image_map), allow_internet=allow_internet)
+    except (ValueError, SandboxError) as e:
+        _fail(str(e))
+    out = Path(output or f"runs/{time.strftime('%Y%m%d-%H%M%S')}-{default_name}")
+    if (out / "results.jsonl").exists():
+        _fail(f"{out / 'results.jsonl'} already exists; choose another --output so no results are overwritten")
+    return be, out
+
+
+def sandbox_options(f):
+    opts = [
+        click.option("--backend", type=click.Choice(["auto", "docker", "local"]), default="auto", show_default=True,
+                     help="auto = docker when a daemon answers, else local (bubblewrap)"),
+        click.option("--image-map", "image_map", multiple=True, metavar="SRC=DST",
+                     help="run tasks whose image is SRC on local image DST (repeatable; also "
+                          "RETERM_IMAGE_MAP=a=b,c=d)"),
+        click.option("--allow-internet", is_flag=True, help="let tasks that ask for network have it (off by default)"),
+        click.option("--concurrency", "-j", type=click.IntRange(1, 256), default=2, show_default=True),
+        click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
+                     help="run directory (default: runs/<timestamp>-<agent>)"),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+@main.command()
+@click.argument("task_paths", nargs=-1, type=click.Path())
+@click.option("--suite", help="a bundled task suite instead of (or besides) paths (default without paths: basic)")
+@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="all", show_default=True,
+              help="with --suite: which split of it")
+@click.option("--agent", type=click.Choice(["oracle", "nop", "model"]), default="oracle", show_default=True,
+              help="oracle: the reference solution; nop: nothing; model: a language model (see --model)")
+@sandbox_options
+@model_options
+def run(task_paths, suite, split, agent, backend, image_map, allow_internet, concurrency, output, model, policy,
+        base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+    """Run an agent on tasks: build, start, act, verify, close. Writes results.jsonl, summary.json and, for
+    models, trajectories.jsonl."""
+    tasks = _resolve_task_paths(task_paths, suite, split)
+    be, out = _backend_and_output(backend, image_map, allow_internet, output, agent)
+    agent_obj = agent if agent != "model" else _make_model_agent(
+        model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed, concurrency)
+    console.print(f"running {len(tasks)} task(s) with agent [bold]{agent}[/] on the [bold]{be.name}[/] backend "
+                  f"-> {out}")
+    summary = _run_with_progress(tasks, be, agent_obj, out, concurrency)
     click.echo(json.dumps(summary))
+
+
+@main.command("eval")
+@click.argument("task_paths", nargs=-1, type=click.Path())
+@click.option("--suite", help="a bundled task suite (default without paths: basic)")
+@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="heldout", show_default=True)
+@click.option("-k", "k", type=click.IntRange(1, 1000), default=1, show_default=True, help="samples per task")
+@sandbox_options
+@model_options
+def eval_cmd(task_paths, suite, split, k, backend, image_map, allow_internet, concurrency, output, model, policy,
+             base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+    """pass@1 and unbiased pass@k of a model over K samples per task, per family and category."""
+    from reterm.evaluation import summarize_eval
+
+    tasks = _resolve_task_paths(task_paths, suite, split)
+    be, out = _backend_and_output(backend, image_map, allow_internet, output, "eval")
+    agent_obj = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature,
+                                  seed, concurrency)
+    console.print(f"evaluating {model} on {len(tasks)} task(s) x {k} sample(s) on the {be.name} backend -> {out}")
+    _run_with_progress(tasks, be, agent_obj, out, concurrency, samples=k)
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    report = {"model": model, "policy": policy, "format": reply_format, **summarize_eval(rows, k)}
+    (out / "eval.json").write_text(json.dumps(report, indent=2) + "\n")
+    table = Table("group", "name", "tasks", "pass@1", f"pass@{k}", "infra")
+    fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+    table.add_row("overall", "", str(report["overall"]["tasks"]), fmt(report["overall"]["pass@1"]),
+                  fmt(report["overall"][f"pass@{k}"]), str(report["overall"]["infra_errors"]))
+    for group in ("by_category", "by_family"):
+        for name, agg in report[group].items():
+            table.add_row(group[3:], name, str(agg["tasks"]), fmt(agg["pass@1"]), fmt(agg[f"pass@{k}"]),
+                          str(agg["infra_errors"]))
+    Console().print(table)
+    click.echo(json.dumps({"model": model, **report["overall"], "k": k, "output": str(out)}))
+
+
+@main.group("recovery-bench")
+def recovery_bench() -> None:
+    """Frozen failure states, and how often a policy recovers from each kind."""
+
+
+@recovery_bench.command("build")
+@click.argument("task_paths", nargs=-1, type=click.Path())
+@click.option("--suite", help="a bundled task suite (default without paths: basic)")
+@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="heldout", show_default=True)
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
+@sandbox_options
+@model_options
+def recovery_bench_build(task_paths, suite, split, out_dir, backend, image_map, allow_internet, concurrency, output,
+                         model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+    """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
+    from reterm import recovery_bench as rb
+
+    tasks = _resolve_task_paths(task_paths, suite, split)
+    out = Path(out_dir)
+    if (out / "manifest.json").exists():
+        _fail(f"{out} already holds a recovery benchmark; choose another --out")
+    be, _ = _backend_and_output(backend, image_map, allow_internet, None, "unused")
+    agent = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
+                              concurrency)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("states {task.fields[states]}"), console=console) as bar:
+        pid = bar.add_task("episodes", total=len(tasks), states=0)
+        n = {"states": 0}
+
+        def on_episode(traj, rows):
+            n["states"] += len(rows)
+            bar.update(pid, advance=1, states=n["states"])
+
+        summary = rb.build(agent.policy, tasks, be, out, agent.config, concurrency, on_episode)
+    click.echo(json.dumps({k: summary[k] for k in ("episodes", "states", "by_category")}))
+
+
+@recovery_bench.command("eval")
+@click.argument("bench_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("-k", "k", type=click.IntRange(1, 64), default=4, show_default=True, help="attempts per state")
+@sandbox_options
+@model_options
+def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concurrency, output, model, policy,
+                        base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+    """Continue every frozen state K times; recovery rate per error category (table, JSON, PNG)."""
+    from reterm import recovery_bench as rb
+
+    bench = Path(bench_dir)
+    try:
+        states = rb.load_states(bench)
+    except (FileNotFoundError, ValueError) as e:
+        _fail(str(e))
+    if not states:
+        _fail(f"{bench} holds no failure states")
+    if backend == "auto":
+        backend = states[0][1]["backend"]
+    be, _ = _backend_and_output(backend, image_map, allow_internet, None, "unused")
+    out = Path(output or bench / f"eval-{Path(model).name}-{time.strftime('%Y%m%d-%H%M%S')}")
+    if (out / "recovery.json").exists():
+        _fail(f"{out / 'recovery.json'} already exists; choose another --output")
+    agent = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
+                              concurrency)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as bar:
+        pid = bar.add_task("attempts", total=len(states) * k)
+        try:
+            report = rb.evaluate(agent.policy, bench, be, k, agent.config, concurrency,
+                                 lambda row: bar.update(pid, advance=1))
+        except ValueError as e:
+            _fail(str(e))
+    out.mkdir(parents=True, exist_ok=True)
+    report = {"model": model, "bench": str(bench), **report}
+    (out / "recovery.json").write_text(json.dumps(report, indent=2) + "\n")
+    rb.plot(report, out / "recovery.png", f"recovery rate per error category: {Path(model).name} (k={k})")
+    table = Table("error category", "states", "attempts", "recovered", "infra", "recovery rate")
+    for cat, row in report["by_category"].items():
+        rate = "-" if row["recovery_rate"] is None else f"{row['recovery_rate']:.3f}"
+        table.add_row(cat, str(row["states"]), str(row["attempts"]), str(row["recovered"]),
+                      str(row["infra_errors"]), rate)
+    Console().print(table)
+    click.echo(json.dumps({"model": model, **report["overall"], "output": str(out)}))
 
 
 @main.group()

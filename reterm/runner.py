@@ -29,14 +29,19 @@ class TrialResult:
     timings: dict = field(default_factory=dict)
     category: str | None = None
     family: str | None = None
+    sample: int = 0
+    turns: int | None = None
+    stop_reason: str | None = None
+    trajectory: object | None = None  # not written to results.jsonl; saved to trajectories.jsonl
 
     def to_dict(self) -> dict:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "trajectory"}
 
 
-def run_trial(task: Task, backend: Backend, agent_name: str) -> TrialResult:
-    agent = make_agent(agent_name)
-    res = TrialResult(task.id, agent_name, backend.name, category=task.category, family=task.family)
+def run_trial(task: Task, backend: Backend, agent, sample: int = 0) -> TrialResult:
+    """Build, start, act, verify, close. `agent` is an agent object or the name of one that needs no arguments."""
+    agent = make_agent(agent) if isinstance(agent, str) else agent
+    res = TrialResult(task.id, agent.name, backend.name, category=task.category, family=task.family, sample=sample)
     t = time.monotonic()
     sandbox = None
     try:
@@ -50,6 +55,14 @@ def run_trial(task: Task, backend: Backend, agent_name: str) -> TrialResult:
         res.timings["agent"] = round(time.monotonic() - t, 3)
         if outcome.error:
             res.infra_error = f"agent: {outcome.error}"
+            return res
+        if outcome.trajectory is not None:  # model agents verify inside the episode (it labels the last turn)
+            traj = outcome.trajectory
+            res.trajectory = traj
+            res.timings.update({k: v for k, v in traj.timings.items() if k in ("generate", "exec", "verify")})
+            res.reward, res.rewards, res.passed, res.infra_error = (traj.reward, traj.rewards, traj.passed,
+                                                                    traj.infra_error)
+            res.turns, res.stop_reason = len(traj.turns), traj.stop_reason
             return res
         t = time.monotonic()
         v = verify(sandbox, task)
@@ -77,23 +90,32 @@ def summarize(results: list[dict]) -> dict:
             "pass_rate": round(n_passed / n, 4) if n else 0.0}
 
 
-def run_tasks(tasks: list[Task], backend: Backend, agent_name: str, output: Path, concurrency: int = 1,
-              on_result=None) -> dict:
-    """Runs every task once; `results.jsonl` grows one line per finished trial, `summary.json` is written last."""
+def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurrency: int = 1,
+              on_result=None, samples: int = 1) -> dict:
+    """Runs every task `samples` times; `results.jsonl` (and, for model agents, `trajectories.jsonl`) grow one line
+    per finished trial; `summary.json` is written last, atomically."""
+    agent = make_agent(agent) if isinstance(agent, str) else agent
     output.mkdir(parents=True, exist_ok=True)
-    results_path = output / "results.jsonl"
     lock = threading.Lock()
     results: list[dict] = []
-    with results_path.open("a") as f, ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        futures = {pool.submit(run_trial, task, backend, agent_name): task for task in tasks}
+    jobs = [(task, k) for k in range(samples) for task in tasks]
+    with (output / "results.jsonl").open("a") as f, (output / "trajectories.jsonl").open("a") as ft, \
+            ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        futures = [pool.submit(run_trial, task, backend, agent, k) for task, k in jobs]
         for fut in as_completed(futures):
-            row = fut.result().to_dict()
+            trial = fut.result()
+            row = trial.to_dict()
             with lock:
                 f.write(json.dumps(row) + "\n")
                 f.flush()
+                if trial.trajectory is not None:
+                    ft.write(json.dumps({**trial.trajectory.to_dict(), "sample": trial.sample}) + "\n")
+                    ft.flush()
                 results.append(row)
             if on_result:
                 on_result(row)
-    summary = {**summarize(results), "agent": agent_name, "backend": backend.name}
+    if (output / "trajectories.jsonl").stat().st_size == 0:
+        (output / "trajectories.jsonl").unlink()
+    summary = {**summarize(results), "agent": agent.name, "backend": backend.name}
     _atomic_write(output / "summary.json", json.dumps(summary, indent=2) + "\n")
     return summary

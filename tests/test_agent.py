@@ -280,3 +280,32 @@ def test_vllm_policy_without_vllm_says_how_to_install():
 
     with pytest.raises(ImportError, match=r"reterm\[vllm\]"):
         VLLMPolicy("smollm2-135m")
+
+
+# --- the real default model -----------------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("backend_name", ["local", "docker"])
+def test_smollm2_acts_on_a_bundled_task(backend_name):
+    """SmolLM2-135M-Instruct, converted from the bundled GGUF, runs real episodes on a bundled task."""
+    from reterm import suites
+    from reterm.models import DEFAULT_MODEL
+
+    task = suites.load("basic", "heldout")[0]
+    pol = _smollm2_policy()
+    with get_backend(backend_name).start(task) as sb:
+        traj = run_episode(pol, sb, task, EpisodeConfig(max_turns=2))
+    assert traj.model == DEFAULT_MODEL and len(traj.turns) >= 1 and traj.has_tokens
+    assert traj.reward is not None, traj.infra_error  # verified: pass or fail, not an infra failure
+    t = traj.turns[0]
+    assert t.reply.strip(), "the model said nothing"
+    assert pol.tokenizer.decode(t.completion_ids, skip_special_tokens=True) == t.reply
+    assert all(lp <= 0 for lp in t.logprobs)
+
+
+_SMOL = {}
+
+
+def _smollm2_policy():
+    if "p" not in _SMOL:
+        _SMOL["p"] = TransformersPolicy("smollm2-135m", SamplingConfig(max_new_tokens=48, temperature=0.7, seed=0))
+    return _SMOL["p"]

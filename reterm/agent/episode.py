@@ -61,8 +61,12 @@ def _instruction_message(task: Task) -> str:
 
 
 def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeConfig | None = None,
-                verify: bool = True) -> Trajectory:
+                verify: bool = True, history: list[dict] | None = None) -> Trajectory:
     """One episode of `policy` on `task` in `sandbox`; verifies at the end unless `verify=False`.
+
+    With `history` (chat messages ending with a user message: the conversation up to a failure state, the sandbox
+    being in that state), the episode continues from there: `prompt_ids` is the whole history and the recorded turns
+    are the continuation only.
 
     With `config.snapshot_on_error`, the sandbox is snapshotted after each error turn; the snapshots are returned in
     `trajectory.snapshots` (id -> Snapshot) and the caller must release them.
@@ -75,8 +79,13 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     traj = Trajectory(task_id=task.id, model=getattr(policy, "model_name", policy.name), format=fmt.name,
                       category=task.category, family=task.family)
     traj.snapshots = {}
-    traj.messages = [{"role": "system", "content": fmt.system_prompt()},
-                     {"role": "user", "content": _instruction_message(task)}]
+    if history is not None:
+        if not history or history[-1]["role"] != "user":
+            raise ValueError("history must end with a user message (the observation of the failure state)")
+        traj.messages = [dict(m) for m in history]
+    else:
+        traj.messages = [{"role": "system", "content": fmt.system_prompt()},
+                         {"role": "user", "content": _instruction_message(task)}]
     ids: list[int] | None = None
     text_so_far = ""
     if tok is not None:

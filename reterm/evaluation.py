@@ -1,0 +1,51 @@
+"""pass@k over repeated samples, per task, family and category."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from math import comb
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased estimator of pass@k from n samples with c passes: 1 - C(n-c, k) / C(n, k)."""
+    if k > n:
+        raise ValueError(f"pass@{k} needs at least {k} samples, got {n}")
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def summarize_eval(rows: list[dict], k: int) -> dict:
+    """Rows are results.jsonl lines. Infra failures carry no reward and are left out of n (and reported)."""
+    per_task: dict[str, dict] = {}
+    for r in rows:
+        t = per_task.setdefault(r["task_id"], {"n": 0, "c": 0, "infra": 0, "family": r.get("family"),
+                                               "category": r.get("category")})
+        if r.get("infra_error"):
+            t["infra"] += 1
+            continue
+        t["n"] += 1
+        t["c"] += bool(r["passed"])
+    for t in per_task.values():
+        t["pass@1"] = t["c"] / t["n"] if t["n"] else None
+        t[f"pass@{k}"] = pass_at_k(t["n"], t["c"], k) if t["n"] >= k else None
+
+    def aggregate(tasks: list[dict]) -> dict:
+        scored = [t for t in tasks if t["pass@1"] is not None]
+        with_k = [t for t in tasks if t[f"pass@{k}"] is not None]
+        return {"tasks": len(tasks), "scored_tasks": len(scored),
+                "pass@1": round(sum(t["pass@1"] for t in scored) / len(scored), 4) if scored else None,
+                f"pass@{k}": round(sum(t[f"pass@{k}"] for t in with_k) / len(with_k), 4) if with_k else None,
+                "infra_errors": sum(t["infra"] for t in tasks)}
+
+    groups: dict[str, dict[str, list]] = {"family": defaultdict(list), "category": defaultdict(list)}
+    for t in per_task.values():
+        groups["family"][t["family"] or "-"].append(t)
+        groups["category"][t["category"] or "-"].append(t)
+    return {
+        "k": k,
+        "overall": aggregate(list(per_task.values())),
+        "by_family": {name: aggregate(ts) for name, ts in sorted(groups["family"].items())},
+        "by_category": {name: aggregate(ts) for name, ts in sorted(groups["category"].items())},
+        "by_task": per_task,
+    }

@@ -1,0 +1,242 @@
+"""The recovery benchmark: frozen failure states, and how often a policy recovers from each kind.
+
+`build` runs a policy on tasks with `snapshot_on_error`; from every failed episode, each error turn becomes a state:
+the sandbox snapshot exported portably (the state dir as a tarball for `local`, `docker save` of the snapshot image
+for `docker`), the conversation up to and including that turn's observation, the shell state and the task's path.
+
+`evaluate` restores each state, forks K sandboxes from it, lets the policy continue the conversation in each, and
+runs the task's tests. The recovery rate of a category is passed attempts / scored attempts over its states.
+Attempts whose sandbox or verifier broke are infra failures: counted, never scored.
+
+Final-turn labels (premature completion, wrong output) are assigned after the verifier ran, when no snapshot of that
+moment exists any more, so they are not among the frozen states.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from reterm.sandbox import ShellState, Snapshot
+from reterm.sandbox.base import SandboxSpec
+from reterm.sandbox.resources import new_id, write_owner_file
+
+STATE_FILE = "state.json"
+
+
+def _spec_to_dict(spec: SandboxSpec) -> dict:
+    d = {k: v for k, v in spec.__dict__.items() if k not in ("shell_state", "extra")}
+    return {**d, "shell_state": spec.shell_state.to_dict()}
+
+
+def _spec_from_dict(d: dict) -> SandboxSpec:
+    d = dict(d)
+    d["shell_state"] = ShellState.from_dict(d["shell_state"])
+    return SandboxSpec(**d)
+
+
+def export_snapshot(snapshot: Snapshot, dest: Path) -> str:
+    """Writes the snapshot's filesystem under `dest`; returns the file name."""
+    if snapshot.backend.name == "local":
+        subprocess.run(["tar", "-C", str(snapshot.ref), "-cf", str(dest / "fs.tar"), "fs"], check=True)
+        return "fs.tar"
+    image = snapshot.backend.client.images.get(snapshot.ref)
+    with open(dest / "image.tar", "wb") as f:
+        for chunk in image.save(named=False):
+            f.write(chunk)
+    return "image.tar"
+
+
+def import_snapshot(backend, state_dir: Path, state: dict) -> Snapshot:
+    """A live Snapshot on `backend` from an exported state (released like any other)."""
+    spec = _spec_from_dict(state["spec"])
+    if state["backend"] != backend.name:
+        raise ValueError(f"{state_dir}: exported from the {state['backend']} backend; evaluate it with "
+                         f"--backend {state['backend']}")
+    if backend.name == "local":
+        snap_id = new_id("snap")
+        d = backend.root / "snapshots" / snap_id
+        write_owner_file(d, "snapshot", task=spec.task_id)
+        subprocess.run(["tar", "-C", str(d), "-xf", str(state_dir / state["snapshot_file"])], check=True)
+        return Snapshot(backend, snap_id, spec, d)
+    with open(state_dir / state["snapshot_file"], "rb") as f:
+        images = backend.client.images.load(f.read())
+    return Snapshot(backend, new_id("snap"), spec, images[0].id)
+
+
+def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None) -> dict:
+    """Runs one episode per task and freezes the error turns of the failed ones under `out/states/`."""
+    from reterm.agent.episode import run_episode
+
+    states_dir = out / "states"
+    states_dir.mkdir(parents=True, exist_ok=True)
+    cfg = episode_config
+    cfg.snapshot_on_error = True
+    lock = threading.Lock()
+    manifest: list[dict] = []
+    episodes = {"n": 0, "failed": 0, "passed": 0, "infra": 0}
+
+    def one(task):
+        sb = backend.start(task)
+        try:
+            traj = run_episode(policy, sb, task, cfg)
+        finally:
+            sb.close()
+        try:
+            rows = []
+            if traj.reward is not None and not traj.passed:
+                for t in traj.turns:
+                    if t.snapshot_id is None or not t.observation:
+                        continue
+                    # history: system, instruction, then (assistant, observation) pairs up to this turn
+                    history = traj.messages[: 2 + 2 * (t.index + 1)]
+                    snap = traj.snapshots[t.snapshot_id]
+                    state_id = f"{task.id}-t{t.index}"
+                    d = states_dir / state_id
+                    tmp = states_dir / f".{state_id}.tmp"
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    tmp.mkdir()
+                    snapshot_file = export_snapshot(snap, tmp)
+                    state = {"id": state_id, "task_id": task.id, "task_path": str(task.path),
+                             "category": t.label, "family": task.family, "task_category": task.category,
+                             "turn": t.index, "format": traj.format, "model": traj.model, "history": history,
+                             "backend": backend.name, "snapshot_file": snapshot_file,
+                             "spec": _spec_to_dict(snap.spec)}
+                    (tmp / STATE_FILE).write_text(json.dumps(state, indent=1))
+                    os.replace(tmp, d)  # a state appears whole or not at all
+                    rows.append({k: state[k] for k in ("id", "task_id", "category", "family", "turn")})
+        finally:
+            for s in traj.snapshots.values():
+                s.release()
+        with lock:
+            episodes["n"] += 1
+            episodes["infra"] += traj.reward is None
+            episodes["passed"] += traj.passed
+            episodes["failed"] += traj.reward is not None and not traj.passed
+            manifest.extend(rows)
+        if on_episode:
+            on_episode(traj, rows)
+
+    with ThreadPoolExecutor(max(1, concurrency)) as pool:
+        list(pool.map(one, tasks))
+    summary = {"episodes": episodes, "states": len(manifest),
+               "by_category": dict(sorted(_count(manifest, "category").items())),
+               "states_list": sorted(manifest, key=lambda r: r["id"])}
+    (out / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def _count(rows, key) -> dict:
+    out: dict = defaultdict(int)
+    for r in rows:
+        out[r[key]] += 1
+    return out
+
+
+def load_states(bench_dir: Path) -> list[tuple[Path, dict]]:
+    states_dir = Path(bench_dir) / "states"
+    if not states_dir.is_dir():
+        raise FileNotFoundError(f"{bench_dir} holds no recovery benchmark (no states/ folder); build one with "
+                                f"`reterm recovery-bench build`")
+    out = []
+    for d in sorted(p for p in states_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            out.append((d, json.loads((d / STATE_FILE).read_text())))
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{d / STATE_FILE}: unreadable state ({e})") from None
+    return out
+
+
+def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurrency: int = 2,
+             on_attempt=None) -> dict:
+    """K continuations from every frozen state; recovery rate per error category."""
+    from reterm.agent.episode import run_episode
+    from reterm.tasks import load_task
+
+    states = load_states(bench_dir)
+    attempts: list[dict] = []
+    lock = threading.Lock()
+
+    def one_state(item):
+        state_dir, state = item
+        task = load_task(state["task_path"])
+        snap = import_snapshot(backend, state_dir, state)
+        try:
+            forks = snap.fork(k)
+        finally:
+            snap.release()
+
+        def attempt(i_box):
+            i, box = i_box
+            try:
+                traj = run_episode(policy, box, task, episode_config, history=state["history"])
+                row = {"state": state["id"], "category": state["category"], "attempt": i,
+                       "reward": traj.reward, "passed": traj.passed, "infra_error": traj.infra_error,
+                       "turns": len(traj.turns)}
+            finally:
+                box.close()
+            with lock:
+                attempts.append(row)
+            if on_attempt:
+                on_attempt(row)
+
+        with ThreadPoolExecutor(k) as pool:
+            list(pool.map(attempt, enumerate(forks)))
+
+    with ThreadPoolExecutor(max(1, concurrency)) as pool:
+        list(pool.map(one_state, states))
+    return recovery_report(attempts, k)
+
+
+def recovery_report(attempts: list[dict], k: int) -> dict:
+    by_cat: dict[str, dict] = {}
+    for a in attempts:
+        c = by_cat.setdefault(a["category"], {"states": set(), "attempts": 0, "scored": 0, "recovered": 0,
+                                              "infra": 0})
+        c["states"].add(a["state"])
+        c["attempts"] += 1
+        if a["infra_error"]:
+            c["infra"] += 1
+            continue
+        c["scored"] += 1
+        c["recovered"] += bool(a["passed"])
+    table = {}
+    for cat, c in sorted(by_cat.items()):
+        table[cat] = {"states": len(c["states"]), "attempts": c["attempts"], "recovered": c["recovered"],
+                      "infra_errors": c["infra"],
+                      "recovery_rate": round(c["recovered"] / c["scored"], 4) if c["scored"] else None}
+    scored = sum(c["scored"] for c in by_cat.values())
+    return {"k": k, "by_category": table,
+            "overall": {"states": len({a["state"] for a in attempts}), "attempts": len(attempts),
+                        "recovery_rate": round(sum(c["recovered"] for c in by_cat.values()) / scored, 4)
+                        if scored else None},
+            "attempts": sorted(attempts, key=lambda a: (a["state"], a["attempt"]))}
+
+
+def plot(report: dict, path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cats = list(report["by_category"])
+    rates = [report["by_category"][c]["recovery_rate"] or 0.0 for c in cats]
+    fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(cats) + 2), 4))
+    bars = ax.bar(cats, rates, color="#4c72b0")
+    for b, c in zip(bars, cats):
+        row = report["by_category"][c]
+        ax.annotate(f"{row['recovered']}/{row['attempts'] - row['infra_errors']}", (b.get_x() + b.get_width() / 2,
+                    b.get_height()), ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("recovery rate")
+    ax.set_title(title)
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

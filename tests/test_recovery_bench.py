@@ -1,0 +1,55 @@
+"""The recovery benchmark end to end: freeze failure states, export them portably, restore, fork, continue."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import get_backend, harbor_task
+from reterm import recovery_bench as rb
+from reterm.agent.episode import EpisodeConfig
+from reterm.agent.policy import ReplayPolicy
+from reterm.tasks import load_task
+from test_agent import tokenizer  # noqa: F401  (session fixture)
+
+
+@pytest.mark.parametrize("backend_name", ["local", "docker"])
+def test_build_then_evaluate_recovery(backend_name, tmp_path, tokenizer):  # noqa: F811
+    backend = get_backend(backend_name)
+    task = load_task(harbor_task(tmp_path / "tasks" / "write-ok"))
+    failing = ReplayPolicy(["```bash\ncd /app && cat /app/notes.txt\n```", "TASK_COMPLETE"], tokenizer)
+    summary = rb.build(failing, [task], backend, tmp_path / "bench", EpisodeConfig(max_turns=4))
+    assert summary["episodes"] == {"n": 1, "failed": 1, "passed": 0, "infra": 0}
+    assert summary["by_category"] == {"wrong_path": 1}
+    [(state_dir, state)] = rb.load_states(tmp_path / "bench")
+    assert state["history"][-1]["role"] == "user" and "No such file" in state["history"][-1]["content"]
+    assert state["spec"]["shell_state"]["cwd"] == "/app"  # the shell state travels with the filesystem
+
+    # A policy that fixes the problem recovers in every fork; one that gives up never does.
+    fixer = ReplayPolicy(["(history)", "```bash\necho ok > out.txt\n```", "TASK_COMPLETE"], tokenizer)
+    report = rb.evaluate(fixer, tmp_path / "bench", backend, 3, EpisodeConfig(max_turns=4))
+    assert report["by_category"]["wrong_path"] == {"states": 1, "attempts": 3, "recovered": 3, "infra_errors": 0,
+                                                   "recovery_rate": 1.0}
+    quitter = ReplayPolicy(["(history)", "TASK_COMPLETE"], tokenizer)
+    report = rb.evaluate(quitter, tmp_path / "bench", backend, 2, EpisodeConfig(max_turns=4))
+    assert report["by_category"]["wrong_path"]["recovery_rate"] == 0.0
+    rb.plot(report, tmp_path / "r.png", "test")
+    assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_evaluating_on_the_wrong_backend_is_a_clear_error(tmp_path, tokenizer):  # noqa: F811
+    task = load_task(harbor_task(tmp_path / "tasks" / "t"))
+    rb.build(ReplayPolicy(["```bash\nls /nope\n```", "TASK_COMPLETE"], tokenizer), [task], get_backend("local"),
+             tmp_path / "bench", EpisodeConfig(max_turns=3))
+    with pytest.raises(ValueError, match="--backend local"):
+        rb.evaluate(ReplayPolicy([], tokenizer), tmp_path / "bench", get_backend("docker"), 1, EpisodeConfig())
+
+
+def test_report_counts_infra_failures_apart():
+    attempts = [{"state": "s", "category": "wrong_path", "attempt": 0, "passed": True, "infra_error": None},
+                {"state": "s", "category": "wrong_path", "attempt": 1, "passed": False, "infra_error": "boom"},
+                {"state": "s", "category": "wrong_path", "attempt": 2, "passed": False, "infra_error": None}]
+    r = rb.recovery_report(attempts, 3)["by_category"]["wrong_path"]
+    assert r["recovery_rate"] == 0.5 and r["infra_errors"] == 1
+    json.dumps(r)
