@@ -62,7 +62,12 @@ def _convert_smollm2(target: Path) -> None:
 def resolve_model(name_or_path: str) -> str:
     """A path `from_pretrained` can load: known names are materialized into the cache first."""
     if name_or_path != DEFAULT_MODEL:
-        return name_or_path
+        looks_local = name_or_path.startswith(("/", "./", "../", "~")) or os.path.exists(name_or_path)
+        path = os.path.expanduser(name_or_path)
+        if looks_local and not (Path(path) / "config.json").is_file():
+            raise FileNotFoundError(f"model {name_or_path}: not a checkpoint directory (no config.json there); "
+                                    f"give a saved HF model dir, a hub name, or {DEFAULT_MODEL}")
+        return path
     target = state_root() / "models" / DEFAULT_MODEL
     with _lock:
         if not (target / "config.json").is_file():

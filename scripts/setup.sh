@@ -44,12 +44,15 @@ if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
   python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
 fi
-# torch is pinned to the CPU wheel: an open range would pull a multi-GB CUDA build.
-if ! .venv/bin/python -c 'import reterm, torch, trl, pytest' 2>/dev/null; then
+# torch is pinned to the CPU wheel: an open range would pull a multi-GB CUDA build. Reinstalled whenever
+# pyproject.toml changes (its hash is kept in .venv).
+stamp=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ "$(cat .venv/.reterm-deps 2>/dev/null)" != "$stamp" ] || ! .venv/bin/python -c 'import reterm' 2>/dev/null; then
   log "installing ReTerm and its dependencies into .venv"
   .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0 -e '.[dev]' 2>&1 \
     | grep -v '^WARNING: Location' || true
-  .venv/bin/python -c 'import reterm, torch, trl, pytest'
+  .venv/bin/python -c 'import reterm, torch, trl, transformers, pytest'
+  echo "$stamp" > .venv/.reterm-deps
 fi
 
 if [ "${RETERM_SKIP_DOCKER:-0}" != 1 ]; then
