@@ -88,11 +88,16 @@ def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_
     return ModelAgent(pol, EpisodeConfig(format=reply_format, max_turns=max_turns))
 
 
+def _progress(*extra: str) -> Progress:
+    """The progress bar every long command shows; `extra` are text columns over the task's fields."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    *(TextColumn(e) for e in extra), console=console)
+
+
 def _run_with_progress(tasks, be, agent, out: Path, concurrency: int, samples: int = 1) -> dict:
     from reterm.runner import run_tasks
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("passed {task.fields[passed]}  infra {task.fields[infra]}"), console=console) as bar:
+    with _progress("passed {task.fields[passed]}  infra {task.fields[infra]}") as bar:
         pid = bar.add_task("trials", total=len(tasks) * samples, passed=0, infra=0)
         counts = {"passed": 0, "infra": 0}
 
@@ -181,14 +186,13 @@ def eval_cmd(task_paths, suite, split, k, backend, image_map, allow_internet, co
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     report = {"model": model, "policy": policy, "format": reply_format, **summarize_eval(rows, k)}
     (out / "eval.json").write_text(json.dumps(report, indent=2) + "\n")
-    table = Table("group", "name", "tasks", "pass@1", f"pass@{k}", "infra")
+    cols = ["pass@1"] + ([f"pass@{k}"] if k > 1 else [])
+    table = Table("group", "name", "tasks", *cols, "infra")
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
-    table.add_row("overall", "", str(report["overall"]["tasks"]), fmt(report["overall"]["pass@1"]),
-                  fmt(report["overall"][f"pass@{k}"]), str(report["overall"]["infra_errors"]))
-    for group in ("by_category", "by_family"):
-        for name, agg in report[group].items():
-            table.add_row(group[3:], name, str(agg["tasks"]), fmt(agg["pass@1"]), fmt(agg[f"pass@{k}"]),
-                          str(agg["infra_errors"]))
+    rows = [("overall", "", report["overall"])] + [(g[3:], name, agg) for g in ("by_category", "by_family")
+                                                   for name, agg in report[g].items()]
+    for group, name, agg in rows:
+        table.add_row(group, name, str(agg["tasks"]), *(fmt(agg[c]) for c in cols), str(agg["infra_errors"]))
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "k": k, "output": str(out)}))
 
@@ -203,9 +207,11 @@ def recovery_bench() -> None:
 @click.option("--suite", help="a bundled task suite (default without paths: basic)")
 @click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="heldout", show_default=True)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
+@click.option("--max-states-per-episode", type=click.IntRange(1, 1000), default=3, show_default=True,
+              help="keep at most this many error states from one episode (distinct categories first)")
 @sandbox_options
 @model_options
-def recovery_bench_build(task_paths, suite, split, out_dir, backend, image_map, allow_internet, concurrency, output,
+def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, backend, image_map, allow_internet, concurrency, output,
                          model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
     from reterm import recovery_bench as rb
@@ -217,8 +223,7 @@ def recovery_bench_build(task_paths, suite, split, out_dir, backend, image_map, 
     be, _ = _backend_and_output(backend, image_map, allow_internet, None, "unused")
     agent = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
                               concurrency)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("states {task.fields[states]}"), console=console) as bar:
+    with _progress("states {task.fields[states]}") as bar:
         pid = bar.add_task("episodes", total=len(tasks), states=0)
         n = {"states": 0}
 
@@ -226,7 +231,8 @@ def recovery_bench_build(task_paths, suite, split, out_dir, backend, image_map, 
             n["states"] += len(rows)
             bar.update(pid, advance=1, states=n["states"])
 
-        summary = rb.build(agent.policy, tasks, be, out, agent.config, concurrency, on_episode)
+        summary = rb.build(agent.policy, tasks, be, out, agent.config, concurrency, on_episode,
+                           max_states_per_episode)
     click.echo(json.dumps({k: summary[k] for k in ("episodes", "states", "by_category")}))
 
 
@@ -255,8 +261,7 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
         _fail(f"{out / 'recovery.json'} already exists; choose another --output")
     agent = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
                               concurrency)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console) as bar:
+    with _progress() as bar:
         pid = bar.add_task("attempts", total=len(states) * k)
         try:
             report = rb.evaluate(agent.policy, bench, be, k, agent.config, concurrency,

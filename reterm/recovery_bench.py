@@ -70,8 +70,12 @@ def import_snapshot(backend, state_dir: Path, state: dict) -> Snapshot:
     return Snapshot(backend, new_id("snap"), spec, images[0].id)
 
 
-def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None) -> dict:
-    """Runs one episode per task and freezes the error turns of the failed ones under `out/states/`."""
+def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None,
+          max_states_per_episode: int | None = None) -> dict:
+    """Runs one episode per task and freezes the error turns of the failed ones under `out/states/`.
+
+    With `max_states_per_episode`, only the first error turns of each episode are kept, preferring a category the
+    episode has not contributed yet (a small model can repeat one error for many turns)."""
     from reterm.agent.episode import run_episode
 
     states_dir = out / "states"
@@ -91,9 +95,16 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
         try:
             rows = []
             if traj.reward is not None and not traj.passed:
-                for t in traj.turns:
-                    if t.snapshot_id is None or not t.observation:
-                        continue
+                candidates = [t for t in traj.turns if t.snapshot_id is not None and t.observation]
+                if max_states_per_episode is not None:
+                    firsts, seen = [], set()
+                    for t in candidates:
+                        if t.label not in seen:
+                            seen.add(t.label)
+                            firsts.append(t)
+                    rest = [t for t in candidates if t not in firsts]
+                    candidates = sorted((firsts + rest)[:max_states_per_episode], key=lambda t: t.index)
+                for t in candidates:
                     # history: system, instruction, then (assistant, observation) pairs up to this turn
                     history = traj.messages[: 2 + 2 * (t.index + 1)]
                     snap = traj.snapshots[t.snapshot_id]

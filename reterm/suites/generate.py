@@ -37,6 +37,9 @@ else
 fi
 """
 
+# Every family starts from the offline base image with its files under /app.
+DOCKERFILE = "FROM reterm/base:bookworm\nWORKDIR /app\nCOPY files/ /app/\n"
+
 WORDS = ["alpha", "bravo", "cedar", "delta", "ember", "fjord", "gamma", "harbor", "indigo", "juniper", "kepler",
          "lumen", "maple", "nova", "orbit", "pixel", "quartz", "raven", "sierra", "tango", "umber", "vertex"]
 
@@ -85,11 +88,7 @@ def find_log(rng: random.Random):
     files = {
         f"environment/files/{rel}": ("\n".join(lines) + "\n", False),
         f"environment/files/data/{name}.log.old": ("\n".join(decoy) + "\n", False),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE, False),
         "solution/solve.sh": (d(f"""
             #!/bin/bash
             set -e
@@ -121,12 +120,7 @@ def exec_bit(rng: random.Random):
     files = {
         "environment/files/bin/make_report.sh": (script, False),
         "environment/files/data/values.txt": ("\n".join(map(str, values)) + "\n", False),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            RUN chmod 644 /app/bin/make_report.sh
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE + "RUN chmod 644 /app/bin/make_report.sh\n", False),
         "solution/solve.sh": (d("""
             #!/bin/bash
             set -e
@@ -166,11 +160,7 @@ def python_import(rng: random.Random):
                 return [v * {factor} for v in values]
             """), False),
         "environment/files/main.py": (main, False),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE, False),
         "solution/solve.sh": (d("""
             #!/bin/bash
             set -e
@@ -215,11 +205,7 @@ def json_config(rng: random.Random):
     files = {
         "environment/files/config.json": (broken + "\n", False),
         "environment/files/app.py": (app, False),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE, False),
         "solution/solve.sh": (d(f"""
             #!/bin/bash
             set -e
@@ -260,11 +246,7 @@ def csv_totals(rng: random.Random):
     want = "region,total\n" + "".join(f"{r},{t}\n" for r, t in sorted(totals.items(), key=lambda kv: -kv[1]))
     files = {
         "environment/files/sales.txt": ("\n".join(rows) + "\n", False),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE, False),
         "solution/solve.sh": (d("""
             #!/bin/bash
             set -e
@@ -306,11 +288,7 @@ def env_setup(rng: random.Random):
              for n, c in counts.items()}
     files.update({
         "environment/files/run.sh": (script, True),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE, False),
         "solution/solve.sh": (d(f"""
             #!/bin/bash
             set -e
@@ -379,11 +357,7 @@ def fix_bug(rng: random.Random):
 
             print({call})
             """), False),
-        "environment/Dockerfile": (d("""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE, False),
         "solution/solve.sh": (d(f"""
             #!/bin/bash
             set -e
@@ -418,12 +392,8 @@ def extract_member(rng: random.Random):
     files = {f"environment/files/src/{proj}/{p}": (c, False) for p, c in others.items()}
     files[f"environment/files/src/{proj}/{target}"] = (content, False)
     files.update({
-        "environment/Dockerfile": (d(f"""
-            FROM reterm/base:bookworm
-            WORKDIR /app
-            COPY files/ /app/
-            RUN cd /app/src && tar -czf /app/backup.tar.gz ./{proj} && cd /app && rm -rf /app/src
-            """), False),
+        "environment/Dockerfile": (DOCKERFILE + f"RUN cd /app/src && tar -czf /app/backup.tar.gz ./{proj} && "
+                                                 f"cd /app && rm -rf /app/src\n", False),
         "solution/solve.sh": (d(f"""
             #!/bin/bash
             set -e
