@@ -14,6 +14,7 @@ moment exists any more, so they are not among the frozen states.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -80,8 +81,7 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
 
     states_dir = out / "states"
     states_dir.mkdir(parents=True, exist_ok=True)
-    cfg = episode_config
-    cfg.snapshot_on_error = True
+    cfg = dataclasses.replace(episode_config, snapshot_on_error=True)
     lock = threading.Lock()
     manifest: list[dict] = []
     episodes = {"n": 0, "failed": 0, "passed": 0, "infra": 0}
