@@ -31,14 +31,19 @@ from reterm.sandbox.resources import new_id, write_owner_file
 STATE_FILE = "state.json"
 
 
+_STATES = ("shell_state", "base_state")
+
+
 def _spec_to_dict(spec: SandboxSpec) -> dict:
-    d = {k: v for k, v in spec.__dict__.items() if k not in ("shell_state", "extra")}
-    return {**d, "shell_state": spec.shell_state.to_dict()}
+    d = {k: v for k, v in spec.__dict__.items() if k not in _STATES + ("extra",)}
+    return {**d, **{k: getattr(spec, k).to_dict() for k in _STATES if getattr(spec, k) is not None}}
 
 
 def _spec_from_dict(d: dict) -> SandboxSpec:
     d = dict(d)
-    d["shell_state"] = ShellState.from_dict(d["shell_state"])
+    for k in _STATES:
+        if d.get(k) is not None:
+            d[k] = ShellState.from_dict(d[k])
     return SandboxSpec(**d)
 
 

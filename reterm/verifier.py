@@ -83,7 +83,7 @@ def verify(sandbox: Sandbox, task: Task, timeout: float | None = None) -> Verify
     start = time.monotonic()
     timeout = timeout or task.limits.verifier_timeout_sec
     # The tests run from the environment's initial state: nothing the agent exported or cd'ed into leaks in.
-    base = sandbox.spec.shell_state
+    base = sandbox.spec.initial_state
     state = ShellState(sandbox.spec.workdir, {**base.env, **task.verifier_env})
     try:
         # A reward the agent wrote itself must never count: clear the reward dir before the tests run.

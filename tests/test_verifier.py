@@ -65,6 +65,14 @@ def test_verifier_does_not_inherit_agent_shell_state(backend, tmp_path):
         [ "$(pwd)" = /app ] && [ -z "$POISON" ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt
         """)
     assert _verify(backend, root, setup="export POISON=1; cd /tmp").reward == 1.0
+    # nor in a fork of a snapshot taken while the agent's shell held that state
+    task = load_task(root)
+    with backend.start(task) as sb:
+        sb.exec("export POISON=1; cd /tmp")
+        [fork] = sb.fork(1)
+    with fork:
+        assert fork.exec("echo $POISON; pwd").output == "1\n/tmp\n"  # the agent's shell state did carry over
+        assert verify(fork, task).reward == 1.0
 
 
 def test_tb1_pytest_reward(backend, tmp_path):

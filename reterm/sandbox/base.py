@@ -19,7 +19,7 @@ import shlex
 import tarfile
 import threading
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, ExecResult, PersistentShell, SandboxError, ShellState
@@ -38,6 +38,17 @@ class SandboxSpec:
     network: bool = False
     output_cap: int = DEFAULT_OUTPUT_CAP
     extra: dict = field(default_factory=dict)  # backend-specific (image name, template dir, ...)
+    # The environment's own initial state. `shell_state` is where a sandbox's shell starts, which for a fork is the
+    # snapshot's state; the verifier must start from this one instead, or it would inherit what the agent exported.
+    base_state: ShellState | None = None
+
+    @property
+    def initial_state(self) -> ShellState:
+        return self.base_state or self.shell_state
+
+    def from_snapshot(self, state: ShellState) -> "SandboxSpec":
+        """The spec of a sandbox started from a snapshot whose shell was in `state`."""
+        return replace(self, shell_state=state.copy(), base_state=self.initial_state.copy())
 
 
 _open_lock = threading.Lock()

@@ -269,7 +269,7 @@ class DockerBackend(Backend):
         # here with runc 1.1.5: the container stays Paused forever). The shell is idle during a snapshot anyway (we
         # hold its lock); only background processes could be writing, and they are not part of a snapshot.
         image = sandbox.container.commit(repository="reterm-snapshot", tag=snap_id, changes=changes, pause=False)
-        spec = SandboxSpec(**{**sandbox.spec.__dict__, "shell_state": state.copy()})
+        spec = sandbox.spec.from_snapshot(state)
         return Snapshot(self, snap_id, spec, image.id)
 
     def fork(self, snapshot: Snapshot, n: int) -> list[DockerSandbox]:

@@ -61,9 +61,7 @@ def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False
     for d, owner in list_state_dirs(root):
         if not _dead((owner or {}).get("owner"), all_hosts):
             continue
-        cg = Cgroup.__new__(Cgroup)
-        cg.paths = [p for p in ([Cgroup.ROOT / "reterm" / d.name] +
-                                [Cgroup.ROOT / c / "reterm" / d.name for c in ("pids", "memory", "cpu")]) if p.is_dir()]
+        cg = Cgroup.existing(d.name)
         cg.kill_all()
         cg.remove()
         _rmtree(d)

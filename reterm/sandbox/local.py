@@ -155,6 +155,14 @@ class Cgroup:
         (d / "memory.max").write_text(str(memory_mb * 1024 * 1024))
         (d / "cpu.max").write_text(f"{max(1000, int(cpus * 100000))} 100000")
 
+    @classmethod
+    def existing(cls, name: str) -> "Cgroup":
+        """The cgroup dirs a sandbox called `name` left behind (for gc), without creating anything."""
+        cg = cls.__new__(cls)
+        cg.paths = [p for p in [cls.ROOT / "reterm" / name] + [cls.ROOT / c / "reterm" / name
+                                                                for c in ("pids", "memory", "cpu")] if p.is_dir()]
+        return cg
+
     @property
     def procs_files(self) -> list[str]:
         return [str(p / "cgroup.procs") for p in self.paths]
@@ -588,7 +596,7 @@ class LocalBackend(Backend):
         except BaseException:
             _rmtree(d)
             raise
-        snap_spec = SandboxSpec(**{**spec.__dict__, "shell_state": state.copy()})
+        snap_spec = spec.from_snapshot(state)
         return Snapshot(self, snap_id, snap_spec, d)
 
     def fork(self, snapshot: Snapshot, n: int) -> list[LocalSandbox]:
