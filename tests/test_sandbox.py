@@ -21,6 +21,11 @@ def test_shell_keeps_cwd_and_exported_variables(sandbox):
     assert sandbox.shell_state.env["GREETING"] == "hello world"
 
 
+def test_plain_assignments_persist_like_in_a_terminal(sandbox):
+    sandbox.exec("f=$(echo /app); n=3")
+    assert sandbox.exec('echo "$f $n"').output == "/app 3\n"
+
+
 def test_exec_result_reports_exit_code_and_interleaved_output(sandbox):
     r = sandbox.exec("echo out; echo err >&2; echo out2; exit 7")
     assert r.exit_code == 7 and not r.timed_out and not r.truncated

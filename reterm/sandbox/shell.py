@@ -12,9 +12,11 @@ be stopped by killing the whole shell, and a command that `exec`s or `exit`s wou
 `timeout` kills the command's whole process group and the launcher survives; the shell state lives on the host
 (`ShellState`), which is also what makes `snapshot()` and `fork()` cheap.
 
-What persists between commands: the working directory and exported variables, as in a terminal. What does not:
-unexported variables, functions, aliases and `set` options (each command starts a fresh bash), and background
-processes only live on in the sandbox they were started in (they never survive a snapshot).
+What persists between commands: the working directory and variables, as in a terminal. Commands run under
+`set -a`, so a plain assignment (`f=$(find ...)`) is exported and carried to the next command like an `export`; the
+one difference from a terminal is that programs started afterwards see such variables in their environment. What
+does not persist: functions, aliases and `set` options (each command starts a fresh bash); background processes live
+on only in the sandbox they were started in (they never survive a snapshot).
 
 Output is stdout+stderr interleaved, streamed into an `OutputCollector` that keeps a head and a tail (64 KiB total
 by default) and counts the rest, so a command printing gigabytes never grows host memory.
@@ -145,6 +147,8 @@ def _child_script(command: str, cwd: str, token: str) -> str:
         "printf '\\036'; } >&77 2>/dev/null; }\n"
         f"cd -- {shlex.quote(cwd)} 2>/dev/null || cd /\n"
         "trap '__rt_rc=$?; __rt_save; exit $__rt_rc' EXIT\n"
+        # set -a: a variable assigned by one command (`f=$(find ...)`) is there for the next, as in a terminal
+        "set -a\n"
         f"eval {shlex.quote(command)}\n"
     )
 

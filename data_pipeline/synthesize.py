@@ -1,0 +1,190 @@
+"""synthesize: cheap, diverse failure states without a policy.
+
+Each task's reference solution is split into steps and perturbed (a typo in a command name, a wrong path, a skipped
+step, two steps swapped); the perturbed steps run one at a time in a real sandbox until one fails. That state is
+kept, labelled with the category the *classifier* gives the real error (not the perturbation's intent). When every
+step succeeds but the tests fail, the state after the last step is kept as `wrong_output`; a perturbation that
+still solves the task is dropped.
+
+A state is stored as the steps to replay (deterministic, fast) and the conversation an agent would have had up to
+it (simple format: one ```bash block per turn, the observation after it), so `recover` can rebuild the sandbox,
+snapshot it and fork teacher attempts from it.
+
+    python -m data_pipeline.synthesize --out data/synth.jsonl [--suite basic --split train] [--variants 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from data_pipeline.shards import Shard
+from reterm import failures
+from reterm.agent.formats import SimpleFormat, render_result
+from reterm.agent.episode import _instruction_message
+from reterm.sandbox import make_backend
+from reterm.verifier import verify
+
+PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
+
+
+def solution_steps(script: str) -> list[str]:
+    """The commands of a solve.sh, one per step: heredocs and backslash continuations stay whole."""
+    steps: list[str] = []
+    lines = script.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        s = line.strip()
+        if not s or s.startswith("#") or re.fullmatch(r"set -\w+( -\w+)*", s):
+            continue
+        block = [line]
+        while block[-1].rstrip().endswith("\\") and i < len(lines):
+            block.append(lines[i])
+            i += 1
+        m = _HEREDOC.search(block[-1])
+        if m:
+            while i < len(lines):
+                block.append(lines[i])
+                i += 1
+                if block[-1].strip() == m.group(1):
+                    break
+        steps.append("\n".join(block).strip())
+    return steps
+
+
+def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None:
+    """A perturbed copy of `steps`, or None when `kind` does not apply."""
+    steps = list(steps)
+    if kind == "typo_command":
+        i = rng.randrange(len(steps))
+        words = steps[i].split(" ", 1)
+        name = words[0]
+        if len(name) < 3 or not name.isalnum():
+            return None
+        j = rng.randrange(len(name) - 1)
+        words[0] = name[:j] + name[j + 1] + name[j] + name[j + 2:]
+        if words[0] == name:
+            return None
+        steps[i] = " ".join(words)
+        return steps
+    if kind == "wrong_path":
+        candidates = [(i, m) for i, s in enumerate(steps) for m in re.finditer(r"/app/[\w./-]+", s.split("\n")[0])]
+        if not candidates:
+            return None
+        i, m = rng.choice(candidates)
+        path = m.group(0)
+        parts = path.rstrip("/").split("/")
+        parts[-1] = parts[-1][:-1] if len(parts[-1]) > 1 else parts[-1] + "x"
+        first, _, rest = steps[i].partition("\n")
+        steps[i] = first[: m.start()] + "/".join(parts) + first[m.end():] + (("\n" + rest) if rest else "")
+        return steps
+    if kind == "skip_step":
+        if len(steps) < 2:
+            return None
+        del steps[rng.randrange(len(steps) - 1)]  # never the last step alone: that is just "stopped early"
+        return steps
+    if kind == "swap_steps":
+        if len(steps) < 2:
+            return None
+        i = rng.randrange(len(steps) - 1)
+        steps[i], steps[i + 1] = steps[i + 1], steps[i]
+        return steps
+    raise ValueError(f"unknown perturbation {kind!r}")
+
+
+def synthesize_one(backend, task, kind: str, seed: int, timeout: float = 60.0) -> dict | None:
+    """Runs one perturbation of one task; the failure state it reached, or None."""
+    if task.solution is None:
+        return None
+    steps = perturb(solution_steps(task.solution.read_text()), kind, random.Random(seed))
+    if steps is None:
+        return None
+    fmt = SimpleFormat()
+    messages = [{"role": "system", "content": fmt.system_prompt()},
+                {"role": "user", "content": _instruction_message(task)}]
+    with backend.start(task) as sb:
+        for n, step in enumerate(steps):
+            r = sb.exec(step, timeout=timeout)
+            label = failures.classify_result(r.output, r.exit_code, r.timed_out)
+            messages.append({"role": "assistant", "content": f"```bash\n{step}\n```"})
+            messages.append({"role": "user", "content": fmt.observation(
+                [render_result(step, r.output, r.exit_code, r.timed_out, r.truncated)])})
+            if label != failures.OK:
+                return _state(task, kind, seed, steps[: n + 1], messages, label, r.output)
+        v = verify(sb, task)
+    if v.reward is None or v.passed:
+        return None  # infra trouble, or the perturbation did not break anything
+    return _state(task, kind, seed, steps, messages, failures.WRONG_OUTPUT, "")
+
+
+def _state(task, kind, seed, steps, messages, label, output) -> dict:
+    return {"key": f"{task.id}:{kind}:{seed}", "task_id": task.id, "task_path": str(task.path),
+            "family": task.family, "task_category": task.category, "perturbation": kind, "seed": seed,
+            "steps": steps, "fork_turn": len(steps) - 1, "error_category": label, "error_output": output[-2000:],
+            "messages": messages, "source": "synthesized"}
+
+
+def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base_seed: int = 0, on_done=None) -> dict:
+    """Every (task, perturbation, variant) once; resumable through the shard at `out`."""
+    jobs = [(t, kind, base_seed + v) for t in tasks for kind in PERTURBATIONS for v in range(variants)]
+    with Shard(out) as shard:
+        todo = [j for j in jobs if f"{j[0].id}:{j[1]}:{j[2]}" not in shard]
+        done_keys = set(shard.records)
+
+        def one(job):
+            task, kind, seed = job
+            state = synthesize_one(backend, task, kind, seed)
+            # Ineffective perturbations are recorded too (as skipped), so a resumed run does not redo them.
+            shard.append(state or {"key": f"{task.id}:{kind}:{seed}", "skipped": True})
+            if on_done:
+                on_done(state)
+
+        with ThreadPoolExecutor(max(1, concurrency)) as pool:
+            list(pool.map(one, todo))
+        states = [r for r in shard.records.values() if not r.get("skipped")]
+    by_cat: dict[str, int] = {}
+    for s in states:
+        by_cat[s["error_category"]] = by_cat.get(s["error_category"], 0) + 1
+    return {"jobs": len(jobs), "resumed": len(done_keys), "states": len(states), "by_category": dict(sorted(
+        by_cat.items()))}
+
+
+def main(argv=None) -> int:
+    import json
+
+    from reterm import suites
+    from reterm.tasks import TaskError, load_tasks
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="*", help="task dirs (default: the bundled suite)")
+    ap.add_argument("--suite", default="basic")
+    ap.add_argument("--split", default="train", choices=["all", "train", "heldout"])
+    ap.add_argument("--out", required=True, type=Path, help="shard file (JSONL); re-running resumes it")
+    ap.add_argument("--variants", type=int, default=4, help="seeds per perturbation kind and task")
+    ap.add_argument("--backend", default="local", choices=["auto", "docker", "local"])
+    ap.add_argument("-j", "--concurrency", type=int, default=2)
+    args = ap.parse_args(argv)
+    try:
+        tasks = load_tasks(args.paths) if args.paths else suites.load(args.suite, args.split)
+    except (TaskError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from rich.progress import Progress
+
+    with Progress() as bar:
+        pid = bar.add_task("synthesize", total=len(tasks) * len(PERTURBATIONS) * args.variants)
+        summary = run(tasks, make_backend(args.backend), args.out, args.variants, args.concurrency,
+                      on_done=lambda s: bar.update(pid, advance=1))
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
