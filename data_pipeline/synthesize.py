@@ -29,7 +29,9 @@ from reterm.agent.episode import _instruction_message
 from reterm.sandbox import make_backend
 from reterm.verifier import verify
 
-PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps")
+PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps", "wrong_flag", "drop_env_prefix",
+                 "truncate_heredoc")
+_BAD_FLAGS = ("--recursive-all", "--verbose-mode", "-Z", "--in-place", "--count-only", "-k9")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 
 
@@ -79,11 +81,46 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
         if not candidates:
             return None
         i, m = rng.choice(candidates)
-        path = m.group(0)
-        parts = path.rstrip("/").split("/")
-        parts[-1] = parts[-1][:-1] if len(parts[-1]) > 1 else parts[-1] + "x"
+        parts = m.group(0).rstrip("/").split("/")
+        j = rng.randrange(2, len(parts)) if len(parts) > 2 else len(parts) - 1
+        name = parts[j]
+        how = rng.choice(["drop", "case", "plural"])
+        if how == "drop" and len(name) > 1:
+            parts[j] = name[:-1]
+        elif how == "case" and name.lower() != name.capitalize():
+            parts[j] = name.capitalize()
+        else:
+            parts[j] = name + "s"
         first, _, rest = steps[i].partition("\n")
         steps[i] = first[: m.start()] + "/".join(parts) + first[m.end():] + (("\n" + rest) if rest else "")
+        return steps
+    if kind == "wrong_flag":
+        candidates = [(i, m) for i, s in enumerate(steps) for m in re.finditer(r"(?<=\s)-[a-zA-Z]\w*", s.split("\n")[0])]
+        if not candidates:
+            return None
+        i, m = rng.choice(candidates)
+        first, _, rest = steps[i].partition("\n")
+        steps[i] = first[: m.start()] + rng.choice(_BAD_FLAGS) + first[m.end():] + (("\n" + rest) if rest else "")
+        return steps
+    if kind == "drop_env_prefix":
+        candidates = [i for i, s in enumerate(steps) if re.match(r"^(\w+=\S+\s+)+\S", s) or s.startswith("export ")]
+        if not candidates:
+            return None
+        i = rng.choice(candidates)
+        if steps[i].startswith("export "):
+            del steps[i]
+        else:
+            steps[i] = re.sub(r"^(\w+=\S+\s+)+", "", steps[i])
+        return steps
+    if kind == "truncate_heredoc":
+        candidates = [i for i, s in enumerate(steps) if _HEREDOC.search(s.split("\n")[0]) and s.count("\n") >= 3]
+        if not candidates:
+            return None
+        i = rng.choice(candidates)
+        lines = steps[i].split("\n")
+        body = list(range(1, len(lines) - 1))
+        cut = rng.choice(body)
+        steps[i] = "\n".join(lines[:cut] + lines[cut + 1:])  # one line of the file is lost, as in a sloppy edit
         return steps
     if kind == "skip_step":
         if len(steps) < 2:

@@ -11,7 +11,7 @@ import time
 
 from conftest import get_backend
 from data_pipeline.shards import Shard
-from data_pipeline.synthesize import run, solution_steps, synthesize_one
+from data_pipeline.synthesize import PERTURBATIONS, run, solution_steps, synthesize_one
 from reterm import failures, suites
 
 
@@ -68,7 +68,7 @@ def test_killed_run_resumes_to_the_same_result(tmp_path):
     with out_a.open("a") as f:
         f.write('{"key": "torn-by-the-kill", "x": ')  # what a kill in the middle of a write leaves
     partial = len(out_a.read_text().splitlines())
-    assert 5 <= partial < 24 * 4
+    assert 5 <= partial < 36 * len(PERTURBATIONS)
     subprocess.run(cmd + ["--out", str(out_a)], check=True, capture_output=True)
     subprocess.run(cmd + ["--out", str(out_b)], check=True, capture_output=True)
     a = {r["key"]: r for r in map(json.loads, out_a.read_text().splitlines())}
@@ -85,3 +85,19 @@ def test_shard_drops_a_torn_line(tmp_path):
         s.append({"key": "b", "v": 3})
         s.append({"key": "b", "v": 4})  # duplicates are ignored
     assert [json.loads(l)["v"] for l in p.read_text().splitlines()] == [1, 3]
+
+
+def test_each_perturbation_kind_applies_somewhere_and_changes_the_steps():
+    import random
+
+    from data_pipeline.synthesize import perturb
+
+    applied = {}
+    for task in suites.load("basic", "train"):
+        steps = solution_steps(task.solution.read_text())
+        for kind in PERTURBATIONS:
+            out = perturb(steps, kind, random.Random(1))
+            if out is not None:
+                assert out != steps, (task.id, kind)
+                applied[kind] = applied.get(kind, 0) + 1
+    assert set(applied) == set(PERTURBATIONS)
