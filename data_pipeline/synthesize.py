@@ -61,6 +61,13 @@ def solution_steps(script: str) -> list[str]:
     return steps
 
 
+def _pick_in_first_lines(steps: list[str], pattern: str, rng: random.Random):
+    """A random (step index, match) of `pattern` in the first line of a step (never inside a heredoc body); match
+    offsets are valid in the whole step, since the first line is its prefix."""
+    candidates = [(i, m) for i, s in enumerate(steps) for m in re.finditer(pattern, s.split("\n")[0])]
+    return rng.choice(candidates) if candidates else None
+
+
 def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None:
     """A perturbed copy of `steps`, or None when `kind` does not apply."""
     steps = list(steps)
@@ -77,10 +84,10 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
         steps[i] = " ".join(words)
         return steps
     if kind == "wrong_path":
-        candidates = [(i, m) for i, s in enumerate(steps) for m in re.finditer(r"/app/[\w./-]+", s.split("\n")[0])]
-        if not candidates:
+        hit = _pick_in_first_lines(steps, r"/app/[\w./-]+", rng)
+        if hit is None:
             return None
-        i, m = rng.choice(candidates)
+        i, m = hit
         parts = m.group(0).rstrip("/").split("/")
         j = rng.randrange(2, len(parts)) if len(parts) > 2 else len(parts) - 1
         name = parts[j]
@@ -91,16 +98,14 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
             parts[j] = name.capitalize()
         else:
             parts[j] = name + "s"
-        first, _, rest = steps[i].partition("\n")
-        steps[i] = first[: m.start()] + "/".join(parts) + first[m.end():] + (("\n" + rest) if rest else "")
+        steps[i] = steps[i][: m.start()] + "/".join(parts) + steps[i][m.end():]
         return steps
     if kind == "wrong_flag":
-        candidates = [(i, m) for i, s in enumerate(steps) for m in re.finditer(r"(?<=\s)-[a-zA-Z]\w*", s.split("\n")[0])]
-        if not candidates:
+        hit = _pick_in_first_lines(steps, r"(?<=\s)-[a-zA-Z]\w*", rng)
+        if hit is None:
             return None
-        i, m = rng.choice(candidates)
-        first, _, rest = steps[i].partition("\n")
-        steps[i] = first[: m.start()] + rng.choice(_BAD_FLAGS) + first[m.end():] + (("\n" + rest) if rest else "")
+        i, m = hit
+        steps[i] = steps[i][: m.start()] + rng.choice(_BAD_FLAGS) + steps[i][m.end():]
         return steps
     if kind == "drop_env_prefix":
         candidates = [i for i, s in enumerate(steps) if re.match(r"^(\w+=\S+\s+)+\S", s) or s.startswith("export ")]
