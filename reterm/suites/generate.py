@@ -65,6 +65,12 @@ def check_py(body: str) -> str:
         """) + d(body) + 'print("PASS")\n'
 
 
+def write_file_solution(path: str, content: str, then: str = "") -> str:
+    """A solve.sh that writes `content` to `path` with a heredoc, then runs `then` if given."""
+    lines = ["#!/bin/bash", "set -e", f"cat > {path} <<'EOF'", content.strip("\n"), "EOF"] + ([then] if then else [])
+    return "\n".join(lines) + "\n"
+
+
 def sha(text: str) -> str:
     import hashlib
 
@@ -206,14 +212,7 @@ def json_config(rng: random.Random):
         "environment/files/config.json": (broken + "\n", False),
         "environment/files/app.py": (app, False),
         "environment/Dockerfile": (DOCKERFILE, False),
-        "solution/solve.sh": (d(f"""
-            #!/bin/bash
-            set -e
-            cat > /app/config.json <<'EOF'
-            {textwrap.indent(body, '            ').strip()}
-            EOF
-            python3 /app/app.py
-            """), True),
+        "solution/solve.sh": (write_file_solution("/app/config.json", body, then="python3 /app/app.py"), True),
         "tests/check.py": (check_py(f"""
             try:
                 cfg = json.loads(read("/app/config.json"))
@@ -358,13 +357,7 @@ def fix_bug(rng: random.Random):
             print({call})
             """), False),
         "environment/Dockerfile": (DOCKERFILE, False),
-        "solution/solve.sh": (d(f"""
-            #!/bin/bash
-            set -e
-            cat > /app/stats.py <<'EOF'
-            {textwrap.indent(fixed, '            ').strip()}
-            EOF
-            """), True),
+        "solution/solve.sh": (write_file_solution("/app/stats.py", fixed), True),
         "tests/check.py": (check_py(f"""
             sys.path.insert(0, "/app")
             try:
