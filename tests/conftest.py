@@ -100,3 +100,37 @@ def sandbox(backend, simple_task):
     sb = backend.start(simple_task)
     yield sb
     sb.close()
+
+
+# --- models: the real SmolLM2 tokenizer and chat template, and tiny random models built here ---------------------
+
+@pytest.fixture(scope="session")
+def tokenizer():
+    from transformers import AutoTokenizer
+
+    from reterm.models import smollm2_gguf
+
+    g = smollm2_gguf()
+    return AutoTokenizer.from_pretrained(str(g.parent), gguf_file=g.name)
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tokenizer):
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    cfg = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=8192,
+                      tie_word_embeddings=True, bos_token_id=tokenizer.bos_token_id,
+                      eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.eos_token_id)
+    return LlamaForCausalLM(cfg).eval()
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tiny_model, tokenizer, tmp_path_factory):
+    """The tiny random model saved as a model directory (config, weights, tokenizer), for the training recipes."""
+    path = tmp_path_factory.mktemp("tiny-model")
+    tiny_model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path

@@ -22,29 +22,6 @@ from reterm.agent.trajectory import Trajectory, load_jsonl, save_jsonl
 from reterm.tasks import load_task
 
 
-@pytest.fixture(scope="session")
-def tokenizer():
-    from transformers import AutoTokenizer
-
-    from reterm.models import smollm2_gguf
-
-    g = smollm2_gguf()
-    return AutoTokenizer.from_pretrained(str(g.parent), gguf_file=g.name)
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tokenizer):
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    torch.manual_seed(0)
-    cfg = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=8192,
-                      tie_word_embeddings=True, bos_token_id=tokenizer.bos_token_id,
-                      eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.eos_token_id)
-    return LlamaForCausalLM(cfg).eval()
-
-
 @pytest.fixture
 def tiny_policy(tiny_model, tokenizer):
     pol = TransformersPolicy("tiny-random", SamplingConfig(max_new_tokens=12, temperature=1.0, seed=0),

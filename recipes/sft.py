@@ -1,0 +1,98 @@
+"""SFT cold start: fine-tune the policy on the recovery turns of verified demonstrations, with TRL's SFTTrainer.
+
+    accelerate launch --config_file recipes/accelerate/cpu.yaml recipes/sft.py \
+        --config recipes/configs/smollm2-135m/sft_cpu.yaml [--any_field value ...]
+
+Every field of TRL's `SFTConfig`, `ModelConfig` (LoRA: `--use_peft true --lora_r 16`) and `ScriptArguments`
+(`--dataset_name DIR_OR_REPO`) can be set in the YAML or overridden on the command line, plus ReTerm's own
+`--train_on trainable|assistant`. The loss falls only on the tokens of trainable assistant turns (see
+reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest checkpoint in `output_dir`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+
+from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
+
+from reterm.training.common import (RecipeError, load_demonstrations, load_policy_model,  # noqa: E402
+                                    resume_checkpoint, setup_wandb)
+from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
+
+log = logging.getLogger("reterm.sft")
+
+
+@dataclass
+class ReTermSFTArguments:
+    train_on: str = field(default="trainable", metadata={
+        "help": "Which assistant turns carry loss: 'trainable' (the dataset's per-message flags: the recovery "
+                "turns) or 'assistant' (every assistant turn)."})
+    max_train_examples: int | None = field(default=None, metadata={
+        "help": "Use at most this many training examples (after shuffling with the run's seed); for smoke runs."})
+
+
+def parse(argv: list[str] | None = None):
+    parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig, ReTermSFTArguments))
+    return parser.parse_args_and_config(args=argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    script_args, training_args, model_args, reterm_args = parse(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return train(script_args, training_args, model_args, reterm_args)
+    except (RecipeError, ConversationError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def build_trainer(script_args, training_args, model_args, reterm_args):
+    """The SFTTrainer for these arguments, and the checkpoint to resume from (or None)."""
+    setup_wandb(training_args.report_to, training_args.output_dir)
+    resume = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
+    model, tokenizer = load_policy_model(model_args.model_name_or_path or "smollm2-135m", model_args.dtype)
+    raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)
+    if script_args.dataset_train_split not in raw:
+        raise RecipeError(f"dataset {script_args.dataset_name} has no split {script_args.dataset_train_split!r} "
+                          f"(it has {list(raw)})")
+    train_raw = raw[script_args.dataset_train_split]
+    if reterm_args.max_train_examples:
+        train_raw = train_raw.shuffle(seed=training_args.seed).select(
+            range(min(reterm_args.max_train_examples, len(train_raw))))
+    train_ds = prepare_dataset(train_raw, tokenizer, training_args.max_length, reterm_args.train_on)
+    eval_ds = None
+    if training_args.eval_strategy != "no" and script_args.dataset_test_split in raw:
+        eval_ds = prepare_dataset(raw[script_args.dataset_test_split], tokenizer, training_args.max_length,
+                                  reterm_args.train_on)
+    log.info("training on %d examples (%d tokens with loss)", len(train_ds),
+             sum(sum(m) for m in train_ds["assistant_masks"]))
+    trainer = SFTTrainer(model=model, args=training_args, train_dataset=train_ds, eval_dataset=eval_ds,
+                         processing_class=tokenizer, peft_config=get_peft_config(model_args))
+    return trainer, resume
+
+
+def train(script_args, training_args, model_args, reterm_args) -> int:
+    trainer, resume = build_trainer(script_args, training_args, model_args, reterm_args)
+    if resume:
+        log.info("resuming from %s", resume)
+    trainer.train(resume_from_checkpoint=resume)
+    trainer.save_model(training_args.output_dir)
+    tokenizer = trainer.processing_class
+    if trainer.accelerator.is_main_process:
+        tokenizer.save_pretrained(training_args.output_dir)
+        if model_args.use_peft:  # a plain model directory too, for `reterm eval --model` and the GRPO recipe
+            merged = trainer.accelerator.unwrap_model(trainer.model).merge_and_unload()
+            merged.save_pretrained(Path(training_args.output_dir) / "merged")
+            tokenizer.save_pretrained(Path(training_args.output_dir) / "merged")
+    if training_args.push_to_hub:
+        trainer.push_to_hub(dataset_name=script_args.dataset_name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""The SFT cold start: recovery-turn masks and recipes/sft.py with TRL's SFTTrainer.
+
+Demonstrations come from the real pipeline (synthesize -> oracle recover -> build, local sandboxes); the tokenizer and
+chat template are SmolLM2's; the model is a tiny random Llama saved locally (training SmolLM2 itself is the CPU recipe
+in benchmarks/RESULTS.md, not a test).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from conftest import get_backend
+from data_pipeline import build as build_mod
+from data_pipeline.recover import run as recover_run
+from data_pipeline.synthesize import run as synth_run
+from reterm import suites
+from reterm.training.sft_data import ConversationError, prepare_dataset, tokenize_conversation
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _recipe():
+    if "reterm_sft_recipe" not in sys.modules:  # the dataclasses in it need their module registered
+        spec = importlib.util.spec_from_file_location("reterm_sft_recipe", ROOT / "recipes" / "sft.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["reterm_sft_recipe"] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["reterm_sft_recipe"]
+
+
+@pytest.fixture(scope="module")
+def demos(tmp_path_factory):
+    root = tmp_path_factory.mktemp("demos")
+    tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00")]
+    synth_run(tasks, get_backend("local"), root / "synth.jsonl", variants=1)
+    recover_run(root / "synth.jsonl", root / "recover.jsonl", get_backend("local"), k=1)
+    build_mod.build(root / "recover.jsonl", root / "ds")
+    return root / "ds"
+
+
+def _expected_loss_text(row, eos: str) -> str:
+    return "".join(m["content"] + eos for m, t in zip(row["messages"], row["trainable"]) if t)
+
+
+def test_mask_covers_exactly_the_trainable_replies_and_their_end_token(demos, tokenizer):
+    ds = build_mod.load_dataset_dir(demos)["train"]
+    for row in ds:
+        out = tokenize_conversation(tokenizer, row["messages"], row["trainable"])
+        ids, mask = out["input_ids"], out["assistant_masks"]
+        assert len(ids) == len(mask)
+        # the pieces put together are exactly the rendered conversation
+        assert tokenizer.decode(ids) == tokenizer.apply_chat_template(row["messages"], tokenize=False)
+        loss_text = tokenizer.decode([i for i, m in zip(ids, mask) if m])
+        assert loss_text == _expected_loss_text(row, tokenizer.eos_token)
+        # the history's assistant turns (the failing replies) carry no loss
+        history_replies = [m["content"] for m, t in zip(row["messages"], row["trainable"])
+                           if m["role"] == "assistant" and not t]
+        assert history_replies and all(r not in loss_text for r in history_replies if len(r) > 20)
+
+
+def test_bad_flags_are_refused(tokenizer):
+    msgs = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
+    with pytest.raises(ConversationError, match="role is 'user'"):
+        tokenize_conversation(tokenizer, msgs, [False, True])
+    with pytest.raises(ConversationError, match="2 messages but 1"):
+        tokenize_conversation(tokenizer, msgs, [False])
+
+
+def _args(demos, model_dir, out, *extra):
+    return ["--dataset_name", str(demos), "--model_name_or_path", str(model_dir), "--output_dir", str(out),
+            "--per_device_train_batch_size", "2", "--learning_rate", "1e-2", "--logging_steps", "1",
+            "--save_strategy", "steps", "--save_steps", "1", "--report_to", "none", "--use_cpu", "true",
+            "--seed", "0", "--max_length", "1024", *extra]
+
+
+def test_trainer_labels_carry_loss_only_on_recovery_turns_and_training_moves_weights(demos, tiny_model_dir,
+                                                                                    tokenizer, tmp_path):
+    sft = _recipe()
+    trainer, resume = sft.build_trainer(*sft.parse(_args(demos, tiny_model_dir, tmp_path / "run", "--max_steps", "2")))
+    assert resume is None
+    raw = build_mod.load_dataset_dir(demos)["train"]
+    prepared = trainer.train_dataset
+    assert len(prepared) == len(raw)
+    for row, ex in zip(raw, prepared):  # what TRL will compute the loss on, decoded
+        labels = ex["labels"]
+        assert tokenizer.decode([t for t in labels if t != -100]) == _expected_loss_text(row, tokenizer.eos_token)
+    before = {n: p.detach().clone() for n, p in trainer.model.named_parameters()}
+    trainer.train()
+    changed = [n for n, p in trainer.model.named_parameters() if not torch.equal(p.detach(), before[n])]
+    assert len(changed) == len(before)
+    assert (tmp_path / "run" / "checkpoint-2" / "trainer_state.json").exists()
+
+
+def test_recipe_resumes_from_the_last_checkpoint(demos, tiny_model_dir, tmp_path):
+    sft = _recipe()
+    out = tmp_path / "run"
+    assert sft.main(_args(demos, tiny_model_dir, out, "--max_steps", "2")) == 0
+    assert sft.main(_args(demos, tiny_model_dir, out, "--max_steps", "4", "--resume_from_checkpoint", "true")) == 0
+    state = json.loads((out / "checkpoint-4" / "trainer_state.json").read_text())
+    steps = [h["step"] for h in state["log_history"] if "loss" in h]
+    assert steps == [1, 2, 3, 4]  # steps 1-2 come from the first run's checkpoint, not a restart
+    assert (out / "model.safetensors").exists() and (out / "tokenizer_config.json").exists()
+
+
+def test_lora_recipe_writes_an_adapter_and_a_merged_model(demos, tiny_model_dir, tmp_path):
+    from transformers import AutoModelForCausalLM
+
+    sft = _recipe()
+    out = tmp_path / "lora"
+    assert sft.main(_args(demos, tiny_model_dir, out, "--max_steps", "1", "--use_peft", "true", "--lora_r", "4",
+                          "--lora_target_modules", "q_proj", "v_proj")) == 0
+    assert (out / "adapter_config.json").exists()
+    merged = AutoModelForCausalLM.from_pretrained(out / "merged")
+    base = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+    q = "model.layers.0.self_attn.q_proj.weight"
+    assert not torch.equal(merged.state_dict()[q], base.state_dict()[q])  # the adapter was merged in
+
+
+def test_missing_dataset_is_a_clear_error(tiny_model_dir, tmp_path, capsys):
+    sft = _recipe()
+    rc = sft.main(_args(tmp_path / "no-such-dir", tiny_model_dir, tmp_path / "out", "--max_steps", "1"))
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "no-such-dir does not exist" in err and "data_pipeline.build" in err
+
+
+def test_shipped_recipes_parse(tmp_path):
+    sft = _recipe()
+    for cfg in sorted((ROOT / "recipes" / "configs").glob("*/sft*.yaml")):
+        script_args, training_args, model_args, reterm_args = sft.parse(["--config", str(cfg)])
+        assert training_args.output_dir.startswith("checkpoints/")
+        assert reterm_args.train_on == "trainable"
+    with pytest.raises(ValueError):
+        prepare_dataset(None, None, train_on="everything")
