@@ -71,8 +71,6 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     With `config.snapshot_on_error`, the sandbox is snapshotted after each error turn; the snapshots are returned in
     `trajectory.snapshots` (id -> Snapshot) and the caller must release them.
     """
-    from reterm.verifier import verify as run_verifier
-
     cfg = config or EpisodeConfig()
     fmt = make_format(cfg.format)
     tok = policy.tokenizer
@@ -165,13 +163,21 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     traj.timings = {"generate": round(gen_total, 3), "exec": round(exec_total, 3),
                     "agent": round(time.monotonic() - started, 3)}
     if verify and traj.infra_error is None:
-        t0 = time.monotonic()
-        v = run_verifier(sandbox, task)
-        traj.timings["verify"] = round(time.monotonic() - t0, 3)
-        traj.reward, traj.rewards, traj.passed, traj.infra_error = v.reward, v.rewards, v.passed, v.infra_error
-        if traj.reward is not None and not traj.passed and traj.turns:
-            last = traj.turns[-1]
-            label = failures.final_label(last.said_done, last.label == failures.OK)
-            if label and last.label == failures.OK:
-                last.label = label
+        score_episode(traj, sandbox, task)
+    return traj
+
+
+def score_episode(traj: Trajectory, sandbox: Sandbox, task: Task) -> Trajectory:
+    """Runs the task's verifier in `sandbox` and records the reward, and the final-turn label when the tests fail."""
+    from reterm.verifier import verify as run_verifier
+
+    t0 = time.monotonic()
+    v = run_verifier(sandbox, task)
+    traj.timings["verify"] = round(time.monotonic() - t0, 3)
+    traj.reward, traj.rewards, traj.passed, traj.infra_error = v.reward, v.rewards, v.passed, v.infra_error
+    if traj.reward is not None and not traj.passed and traj.turns:
+        last = traj.turns[-1]
+        label = failures.final_label(last.said_done, last.label == failures.OK)
+        if label and last.label == failures.OK:
+            last.label = label
     return traj

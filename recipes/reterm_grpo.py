@@ -1,0 +1,77 @@
+"""ReTerm-GRPO (and, with `fork_from: start`, plain multi-turn GRPO) on terminal tasks, with TRL's GRPOTrainer.
+
+    accelerate launch --config_file recipes/accelerate/cpu.yaml recipes/reterm_grpo.py \
+        --config recipes/configs/smollm2-135m/reterm_grpo_cpu.yaml [--any_field value ...]
+
+Every field of `ReTermGRPOConfig` (TRL's GRPOConfig + the rollout's settings; see reterm/training/grpo.py) and of
+TRL's `ModelConfig` can be set in the YAML or on the command line. The tasks are a bundled suite split
+(`--suite basic --suite_split train`) or a directory of task dirs (`--suite path/to/tasks`).
+`--resume_from_checkpoint true` continues the run from the newest checkpoint in `output_dir`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
+
+from trl import ModelConfig, TrlParser, get_peft_config  # noqa: E402
+
+from reterm.training.common import RecipeError, load_policy_model, resume_checkpoint, setup_wandb  # noqa: E402
+from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
+
+log = logging.getLogger("reterm.grpo")
+
+
+def load_tasks(suite: str, split: str):
+    from reterm import suites
+    from reterm.tasks import TaskError, load_tasks as load_dirs
+
+    try:
+        if Path(suite).is_dir():
+            return load_dirs([suite])
+        if suite not in suites.names():
+            raise RecipeError(f"suite: {suite!r} is neither a bundled suite ({', '.join(suites.names())}) nor a "
+                              f"directory")
+        return suites.load(suite, split)
+    except (TaskError, KeyError, ValueError) as e:
+        raise RecipeError(f"suite {suite} split {split}: {e}") from e
+
+
+def parse(argv: list[str] | None = None):
+    return TrlParser((ReTermGRPOConfig, ModelConfig)).parse_args_and_config(args=argv)
+
+
+def build_trainer(args: ReTermGRPOConfig, model_args: ModelConfig, backend=None):
+    setup_wandb(args.report_to, args.output_dir)
+    resume = resume_checkpoint(args.resume_from_checkpoint, args.output_dir)
+    tasks = load_tasks(args.suite, args.suite_split)
+    model, tokenizer = load_policy_model(model_args.model_name_or_path or "smollm2-135m", model_args.dtype)
+    trainer = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer, backend=backend,
+                                peft_config=get_peft_config(model_args))
+    return trainer, resume
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, model_args = parse(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        trainer, resume = build_trainer(args, model_args)
+    except (RecipeError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if resume:
+        log.info("resuming from %s", resume)
+    trainer.train(resume_from_checkpoint=resume)
+    trainer.save_model(args.output_dir)
+    if trainer.accelerator.is_main_process:
+        trainer.processing_class.save_pretrained(args.output_dir)
+    if args.push_to_hub:
+        trainer.push_to_hub()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""ReTerm-GRPO: the trainer built on TRL's GRPOTrainer, with real sandboxes (local backend) and a tiny random model.
+
+A random model never types a command in the reply format, so most tests sample its replies from a fixed set of
+candidates in proportion to the model's own (per-token) probability of each (`candidate_generator`): the token ids and logprobs
+are the model's, the choice is the model's, and the GRPO update moves the model towards the candidates that pass —
+only the set of possible replies is constrained. One test runs the trainer's own transformers generation
+(unconstrained), and a slow test runs SmolLM2 on docker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from transformers import TrainerCallback
+
+from conftest import get_backend, harbor_task
+from reterm.agent.policy import Generation
+from reterm.tasks import load_task
+from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer, behaviour_penalties, task_row
+
+TOUCH_OK = "```bash\ntouch /app/ok\n```"
+FAIL = "```bash\ncd /app && export X=$RANDOM && echo $X > r && cat missing\n```"
+CRASH = "```bash\ntouch /app/crash\n```"
+
+TEST_SH = """#!/bin/bash
+mkdir -p /logs/verifier
+if [ -e /app/crash ]; then exit 3; fi          # no reward written: the verifier failed (infra)
+if [ -e /app/ok ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi
+"""
+
+
+def make_task(root: Path, name: str):
+    return load_task(harbor_task(root / name, test_sh=TEST_SH, instruction="Create the file /app/ok."))
+
+
+def candidate_generator(model, tokenizer, replies, first_turn=None):
+    """Samples one of `replies` with probability proportional to the model's per-token probability; returns the
+    candidate's real token ids (+ end of turn) and the model's per-token logprobs for them. With `first_turn`, the
+    first reply of an episode from the task start is drawn from those candidates instead (to make scouts fail or
+    pass)."""
+    eos = tokenizer.eos_token_id
+    enc = lambda rs: [tokenizer.encode(r, add_special_tokens=False) + [eos] for r in rs]  # noqa: E731
+    all_cands, first_cands = enc(replies), enc(first_turn or replies)
+
+    def generate_many(prompts):
+        out = []
+        for p in prompts:
+            at_start = tokenizer.decode(p).count("<|im_start|>assistant") == 1
+            cands, texts = (first_cands, first_turn or replies) if at_start else (all_cands, replies)
+            per_token = []
+            with torch.no_grad():
+                for c in cands:
+                    logits = model(torch.tensor([p + c])).logits[0, len(p) - 1:-1].float()
+                    lp = torch.log_softmax(logits, -1).gather(-1, torch.tensor(c).unsqueeze(-1)).squeeze(-1)
+                    per_token.append(lp)
+            seq = torch.stack([lp.mean() for lp in per_token])  # length-normalized: a random model is ~uniform
+            k = int(torch.multinomial(torch.softmax(seq, 0), 1))
+            out.append(Generation(texts[k], list(cands[k]), per_token[k].tolist(), "stop"))
+        return out
+
+    return generate_many
+
+
+def config(tmp_path, **kw) -> ReTermGRPOConfig:
+    base = dict(output_dir=str(tmp_path / "out"), num_generations=4, per_device_train_batch_size=8,
+                max_steps=1, learning_rate=5e-2, max_completion_length=256, max_scout_turns=1,
+                max_recovery_turns=1, max_new_tokens_per_turn=16, report_to="none", use_cpu=True, seed=0,
+                logging_steps=1, save_strategy="no", beta=0.0, refill_tries=0, temperature=1.0,
+                sandbox_concurrency=16)
+    base.update(kw)
+    return ReTermGRPOConfig(**base)
+
+
+def trainer_for(tmp_path, model, tokenizer, tasks, replies=(TOUCH_OK, FAIL), first_turn=None, **kw):
+    args = config(tmp_path, **kw)
+    gen = candidate_generator(model, tokenizer, list(replies), first_turn) if replies else None
+    return ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer,
+                             backend=get_backend("local"), generate_many=gen)
+
+
+@pytest.fixture
+def fresh_model(tiny_model_dir):
+    from transformers import AutoModelForCausalLM
+
+    torch.manual_seed(0)
+    return AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+
+
+@pytest.fixture
+def tasks(tmp_path):
+    return [make_task(tmp_path, "t-a"), make_task(tmp_path, "t-b")]
+
+
+def batch(tasks, G=4):
+    return [task_row(t) for t in tasks for _ in range(G)]
+
+
+@pytest.mark.parametrize("scout", ["fails", "passes"])
+def test_groups_masks_and_rewards(tmp_path, fresh_model, tokenizer, tasks, scout):
+    first = [FAIL] if scout == "fails" else [TOUCH_OK]
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, first_turn=first)
+    out = tr._generate_and_score_completions(batch(tasks))
+    groups = tr.last_groups
+    assert [g.task_id for g in groups] == ["t-a", "t-b"] and all(len(g.attempts) == 4 for g in groups)
+    assert {g.category for g in groups} == ({"wrong_path"} if scout == "fails" else {"start"})
+    prompt = out["prompt_ids"]
+    pmask = out["prompt_mask"]
+    completion, cmask, tmask = out["completion_ids"], out["completion_mask"], out["tool_mask"]
+    for gi, g in enumerate(groups):
+        rows = range(4 * gi, 4 * gi + 4)
+        prompts = [prompt[r][pmask[r].bool()].tolist() for r in rows]
+        assert all(p == prompts[0] for p in prompts)  # one prompt per group: the shared history
+        text = tokenizer.decode(prompts[0])
+        if g.category == "start":
+            assert text.count("<|im_start|>assistant") == 1  # the task start
+        else:
+            assert g.category == "wrong_path" and FAIL in text  # the scout's failing turn is in the prompt
+        for r, a in zip(rows, g.attempts):
+            trained = completion[r][(cmask[r] * tmask[r]).bool()].tolist()
+            assert tokenizer.decode(trained) in (TOUCH_OK + "<|im_end|>", FAIL + "<|im_end|>")
+            assert a.reward == (1.0 if tokenizer.decode(trained).startswith(TOUCH_OK) else 0.0)
+    adv = out["advantages"].view(-1, 4)
+    assert torch.allclose(adv.sum(1), torch.zeros(2), atol=1e-5)  # group-relative
+
+
+def test_forks_of_a_group_start_from_the_same_state(tmp_path, fresh_model, tokenizer, tasks):
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, first_turn=[FAIL])
+    seen = []
+    original = tr._fork
+
+    def fork_and_hash(snapshot, n):
+        boxes = original(snapshot, n)
+        digests = []
+        for b in boxes:
+            r = b.exec("cd /app && find . -type f | sort | xargs md5sum; pwd; echo X=$X")
+            digests.append(hashlib.sha256(r.output.encode()).hexdigest())
+            assert "./r" in r.output and "X=" in r.output and r.output.strip().split("X=")[1]
+        seen.append(digests)
+        return boxes
+
+    tr._fork = fork_and_hash
+    tr._generate_and_score_completions(batch(tasks))
+    assert len(seen) == 2
+    for digests in seen:
+        assert len(digests) == 4 and len(set(digests)) == 1
+
+
+def test_infra_failures_are_masked_not_zero(tmp_path, fresh_model, tokenizer, tasks):
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=(CRASH, TOUCH_OK), fork_from="start")
+    out = tr._generate_and_score_completions(batch(tasks))
+    flat = [a for g in tr.last_groups for a in g.attempts]
+    infra = [i for i, a in enumerate(flat) if a.reward is None]
+    assert infra, "no attempt chose the crashing reply"
+    loss_mask = out["completion_mask"] * out["tool_mask"]
+    for i in infra:
+        assert loss_mask[i].sum() == 0  # no token carries loss
+        assert out["advantages"][i] == 0
+    ok = [i for i, a in enumerate(flat) if a.reward is not None]
+    assert ok and all(loss_mask[i].sum() > 0 for i in ok)
+    assert all(a.reward == 1.0 for a in (flat[i] for i in ok))  # the others passed: not one infra counted as 0
+
+
+def test_fork_from_start_is_plain_multi_turn_grpo(tmp_path, fresh_model, tokenizer, tasks):
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, fork_from="start")
+    out = tr._generate_and_score_completions(batch(tasks))
+    assert [g.category for g in tr.last_groups] == ["start", "start"]
+    assert tr.last_rollout_stats["scouts"] == 0
+    from reterm.agent.episode import _instruction_message
+    from reterm.agent.formats import make_format
+
+    for gi, t in enumerate(tasks):
+        start = tokenizer.apply_chat_template(
+            [{"role": "system", "content": make_format("simple").system_prompt()},
+             {"role": "user", "content": _instruction_message(t)}], add_generation_prompt=True, tokenize=False)
+        for r in range(4 * gi, 4 * gi + 4):
+            ids = out["prompt_ids"][r][out["prompt_mask"][r].bool()].tolist()
+            assert tokenizer.decode(ids) == start
+
+
+def test_a_training_step_changes_the_weights_and_releases_every_sandbox(tmp_path, fresh_model, tokenizer, tasks):
+    from reterm.sandbox.resources import state_root
+
+    before = {n: p.detach().clone() for n, p in fresh_model.named_parameters()}
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, max_steps=3, refill_tries=2)
+    root = state_root()
+
+    def census():  # live sandboxes and snapshots (state dirs) and their cgroups, after each step
+        return {sub: sorted(p.name for p in (root / sub).iterdir()) for sub in ("sandboxes", "snapshots")}
+
+    counts = []
+    tr.add_callback(_Census(lambda: counts.append(census())))
+    tr.train()
+    assert len(counts) == 3
+    assert counts == [{"sandboxes": [], "snapshots": []}] * 3
+    changed = [n for n, p in fresh_model.named_parameters() if not torch.equal(p.detach(), before[n])]
+    assert changed
+    logged = {k for h in tr.state.log_history for k in h}
+    for key in ("reward", "reterm/flat_group_fraction", "reterm/refills", "reterm/infra_failures",
+                "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s"):
+        assert key in logged, key
+    assert any(k.startswith("reterm/recovery_rate/") for k in logged)
+
+
+class _Census(TrainerCallback):
+    def __init__(self, fn):
+        self.fn = fn
+
+    def on_step_end(self, args, state, control, **kw):
+        self.fn()
+
+
+class _StopAt(TrainerCallback):
+    """Stops training after `step` (as a crash would, once the checkpoint is written)."""
+
+    def __init__(self, step):
+        self.step = step
+
+    def on_save(self, args, state, control, **kw):
+        if state.global_step >= self.step:
+            control.should_training_stop = True
+
+
+def test_resumed_run_matches_uninterrupted_run(tmp_path, tiny_model_dir, tokenizer, tasks):
+    from transformers import AutoModelForCausalLM
+
+    def run(out, stop_at=None, resume=None):
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+        tr = trainer_for(out, model, tokenizer, tasks, max_steps=3, save_strategy="steps", save_steps=1)
+        if stop_at:
+            tr.add_callback(_StopAt(stop_at))
+        tr.train(resume_from_checkpoint=resume)
+        return model, tr
+
+    full, tr_full = run(tmp_path / "full")
+    _, tr_part = run(tmp_path / "part", stop_at=1)
+    assert tr_part.state.global_step == 1
+    # 2 tasks x G=4 is one batch per epoch: the resumed run starts at an epoch boundary (data order from the sampler)
+    resumed, tr_res = run(tmp_path / "part", resume=str(tmp_path / "part" / "out" / "checkpoint-1"))
+    for (n, a), (_, b) in zip(full.named_parameters(), resumed.named_parameters()):
+        assert torch.allclose(a, b, atol=1e-6), n
+    rewards = lambda tr: [h["reward"] for h in tr.state.log_history if "reward" in h]  # noqa: E731
+    assert rewards(tr_full) == rewards(tr_res) and len(rewards(tr_full)) == 3
+
+
+def test_real_generation_path_builds_groups(tmp_path, fresh_model, tokenizer, tasks):
+    """The trainer's own transformers generation (unconstrained sampling from the random model)."""
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=None)
+    out = tr._generate_and_score_completions(batch(tasks))
+    assert out["completion_ids"].shape[0] == 8
+    for g in tr.last_groups:
+        for a in g.attempts:
+            assert a.reward is not None and sum(a.env_mask) > 0
+            # sampled tokens carry loss, observations between turns do not
+            assert len(a.env_mask) == len(a.completion_ids) == len(a.logprobs)
+    assert tr.model.training
+
+
+def test_config_invariants(tmp_path):
+    with pytest.raises(ValueError, match="fork_point"):
+        config(tmp_path, fork_point="middle")
+    with pytest.raises(ValueError, match="divisible by num_generations|multiple of num_generations"):
+        config(tmp_path, per_device_train_batch_size=6)
+    with pytest.raises(ValueError, match="refill_tries"):
+        config(tmp_path, refill_tries=-1)
+    with pytest.raises(ValueError, match="penalty_blind_kill"):
+        config(tmp_path, penalty_blind_kill=-1.0)
+
+
+def test_behaviour_penalties():
+    from reterm.agent.trajectory import Trajectory, Turn
+
+    t = Trajectory(task_id="x", model="m", format="simple")
+    t.turns = [Turn(0, "", commands=["pkill python"]), Turn(1, "", commands=["ps aux"], label="repeated_failure",
+                                                            said_done=True)]
+    t.reward, t.passed = 0.0, False
+    assert behaviour_penalties(t) == {"repeated_command": True, "false_completion": True, "blind_kill": True}
+    t.turns = [Turn(0, "", commands=["ps aux | grep app"]), Turn(1, "", commands=["kill 42"])]
+    t.reward, t.passed = 1.0, True
+    assert behaviour_penalties(t) == {"repeated_command": False, "false_completion": False, "blind_kill": False}
