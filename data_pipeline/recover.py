@@ -65,11 +65,18 @@ class OracleTeacher(Policy):
 def recover_state(state: dict, backend, k: int, teacher: str, policy=None, max_turns: int = 6) -> list[dict]:
     """K teacher attempts from one failure state; every attempt's record (kept or not)."""
     task = load_task(state["task_path"])
-    with backend.start(task) as sb:
-        for step in state["steps"]:
-            sb.exec(step, timeout=60)
-        with sb.snapshot() as snap:
+    if state.get("state_dir"):  # collected: restore the exported snapshot
+        from reterm.recovery_bench import STATE_FILE, import_snapshot
+
+        d = Path(state["state_dir"])
+        with import_snapshot(backend, d, json.loads((d / STATE_FILE).read_text())) as snap:
             forks = snap.fork(k)
+    else:  # synthesized: replay the steps
+        with backend.start(task) as sb:
+            for step in state["steps"]:
+                sb.exec(step, timeout=60)
+            with sb.snapshot() as snap:
+                forks = snap.fork(k)
     history = state["messages"]
     records = []
     lock = threading.Lock()

@@ -1,0 +1,115 @@
+"""Step time of ReTerm-GRPO vs TRL's plain GRPOTrainer, same model, same number of completions and tokens per turn.
+
+    .venv/bin/python benchmarks/grpo_step.py --steps 4 [--model smollm2-135m]
+
+*plain*: `trl.GRPOTrainer`, 8 completions (2 prompts x G=4) of <=64 tokens per step, prompt = the episode's start
+(system prompt + task instruction), a cheap format reward. *reterm*: `ReTermGRPOTrainer` on the local backend, the
+same 8 completions (2 failure states x G=4), one recovery turn of <=64 tokens each, after a one-turn scout per task.
+Reported: median step time over the steps after the first, and ReTerm's breakdown (generation, sandbox work =
+rollout - generation: start, scout, snapshot, fork, commands, verify; training = step - rollout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from transformers import TrainerCallback  # noqa: E402
+
+
+class StepTimer(TrainerCallback):
+    def __init__(self):
+        self.t = None
+        self.times = []
+
+    def on_step_begin(self, args, state, control, **kw):
+        self.t = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kw):
+        self.times.append(time.perf_counter() - self.t)
+
+
+def common(out: str, steps: int) -> dict:
+    return dict(output_dir=out, per_device_train_batch_size=8, num_generations=4, max_steps=steps,
+                learning_rate=1e-6, beta=0.0, temperature=1.0, report_to="none", use_cpu=True, bf16=True,
+                logging_steps=1, save_strategy="no", seed=0)
+
+
+def run_plain(model_name: str, steps: int, tasks) -> dict:
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    from reterm.agent.episode import _instruction_message
+    from reterm.agent.formats import make_format
+    from reterm.training.common import load_policy_model
+
+    system = make_format("simple").system_prompt()
+    ds = Dataset.from_list([{"prompt": [{"role": "system", "content": system},
+                                        {"role": "user", "content": _instruction_message(t)}]} for t in tasks])
+
+    def format_reward(completions, **kw):
+        return [1.0 if "```bash" in c[0]["content"] else 0.0 for c in completions]
+
+    model, tok = load_policy_model(model_name)
+    with tempfile.TemporaryDirectory() as out:
+        args = GRPOConfig(**common(out, steps), max_completion_length=64)
+        timer = StepTimer()
+        tr = GRPOTrainer(model=model, reward_funcs=[format_reward], args=args, train_dataset=ds,
+                         processing_class=tok, callbacks=[timer])
+        tr.train()
+    lengths = [h["completions/mean_length"] for h in tr.state.log_history if "completions/mean_length" in h]
+    return {"step_s": timer.times, "mean_completion_tokens": statistics.mean(lengths)}
+
+
+def run_reterm(model_name: str, steps: int, tasks) -> dict:
+    from reterm.training.common import load_policy_model
+    from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer
+
+    model, tok = load_policy_model(model_name)
+    with tempfile.TemporaryDirectory() as out:
+        args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024, max_scout_turns=1,
+                                max_recovery_turns=1, max_new_tokens_per_turn=64, refill_tries=0,
+                                sandbox_backend="local", on_success="start", fork_point="first")
+        timer = StepTimer()
+        tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
+        tr.train()
+    hist = [h for h in tr.state.log_history if "reterm/time_rollout_s" in h]
+    keys = ("reterm/time_rollout_s", "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s",
+            "reterm/time_step_s", "reterm/generated_tokens", "completions/mean_length", "reterm/scouts")
+    return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist]}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=4)
+    ap.add_argument("--model", default="smollm2-135m")
+    ap.add_argument("--json", type=Path, help="also write the raw figures here")
+    a = ap.parse_args()
+    from reterm import suites
+
+    tasks = suites.load("basic", "train")[:8]
+    res = {"plain": run_plain(a.model, a.steps, tasks), "reterm": run_reterm(a.model, a.steps, tasks)}
+    med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}
+    steps = res["reterm"]["per_step"][1:]
+    share = {k: statistics.median(s[k] / s["time_step_s"] for s in steps)
+             for k in ("time_generate_s", "time_sandbox_s", "time_train_s")}
+    print(f"plain GRPOTrainer step: median {med['plain']:.1f} s "
+          f"(mean completion {res['plain']['mean_completion_tokens']:.0f} tokens)")
+    print(f"ReTerm-GRPO step:       median {med['reterm']:.1f} s  ({med['reterm'] / med['plain']:.2f}x plain)")
+    print("ReTerm breakdown (median share of the step): "
+          + ", ".join(f"{k[5:-2]} {v:.0%}" for k, v in share.items()))
+    print("ReTerm per step:", json.dumps(steps))
+    if a.json:
+        a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "share": share}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

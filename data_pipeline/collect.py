@@ -1,0 +1,113 @@
+"""collect: failure states from a policy's own episodes.
+
+Runs the policy once per task (the bundled suite's train split by default), snapshotting the sandbox after every error
+turn. Each failure state of a failed episode is exported (a state-dir tarball on local, `docker save` on docker)
+under OUT/states/<task>-t<turn>/ with its conversation, and listed in the shard OUT/states.jsonl, which
+`recover --states` reads like synthesize's output (it restores the snapshot instead of replaying steps).
+
+    python -m data_pipeline.collect --out data/collected [--policy transformers --model smollm2-135m] [--max-turns 6]
+
+Resumable: a task whose episode is recorded in the shard is not run again; a task that was interrupted mid-way has
+its partial state dirs removed and runs again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from data_pipeline.shards import Shard
+from reterm.sandbox import make_backend
+
+
+def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, max_states_per_episode=3,
+        on_done=None) -> dict:
+    from reterm.recovery_bench import build
+
+    out = Path(out)
+    (out / "states").mkdir(parents=True, exist_ok=True)
+    with Shard(out / "states.jsonl") as shard:
+        todo = [t for t in tasks if f"episode:{t.id}" not in shard]
+        for t in todo:  # leftovers of an interrupted run of this task
+            for d in (out / "states").glob(f"{t.id}-t*"):
+                shutil.rmtree(d, ignore_errors=True)
+
+        def on_episode(traj, rows):
+            for r in rows:
+                d = out / "states" / r["id"]
+                meta = json.loads((d / "state.json").read_text())
+                shard.append({"key": r["id"], "task_id": r["task_id"], "task_path": meta["task_path"],
+                              "family": r["family"], "messages": meta["history"], "error_category": r["category"],
+                              "error_output": meta["history"][-1]["content"][-2000:], "fork_turn": r["turn"],
+                              "source": "collected", "state_dir": str(d), "model": meta["model"]})
+            shard.append({"key": f"episode:{traj.task_id}", "skipped": True, "reward": traj.reward,
+                          "passed": traj.passed, "states": len(rows), "infra_error": traj.infra_error})
+            if on_done:
+                on_done(traj)
+
+        if todo:
+            build(policy, todo, backend, out, episode_config, concurrency=concurrency,
+                  on_episode=on_episode, max_states_per_episode=max_states_per_episode)
+        recs = list(shard.records.values())
+    episodes = [r for r in recs if r["key"].startswith("episode:")]
+    states = [r for r in recs if not r["key"].startswith("episode:")]
+    by_cat: dict[str, int] = {}
+    for r in states:
+        by_cat[r["error_category"]] = by_cat.get(r["error_category"], 0) + 1
+    return {"episodes": len(episodes), "passed": sum(bool(r["passed"]) for r in episodes),
+            "infra_errors": sum(1 for r in episodes if r["infra_error"]), "states": len(states),
+            "by_category": dict(sorted(by_cat.items()))}
+
+
+def main(argv=None) -> int:
+    from reterm import suites
+    from reterm.agent.episode import EpisodeConfig
+    from reterm.agent.policy import SamplingConfig, make_policy
+    from reterm.models import DEFAULT_MODEL
+    from reterm.tasks import TaskError, load_tasks
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="*", help="task dirs (default: the bundled suite)")
+    ap.add_argument("--suite", default="basic")
+    ap.add_argument("--split", default="train", choices=["all", "train", "heldout"])
+    ap.add_argument("--out", required=True, type=Path, help="output directory; re-running resumes it")
+    ap.add_argument("--model", default=DEFAULT_MODEL)
+    ap.add_argument("--policy", default="transformers", choices=["transformers", "openai", "vllm"])
+    ap.add_argument("--base-url", default=None)
+    ap.add_argument("--max-turns", type=int, default=6)
+    ap.add_argument("--max-new-tokens", type=int, default=128)
+    ap.add_argument("--temperature", type=float, default=0.7)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-states", type=int, default=3, help="failure states kept per episode")
+    ap.add_argument("--backend", default="local", choices=["auto", "docker", "local"])
+    ap.add_argument("-j", "--concurrency", type=int, default=8)
+    args = ap.parse_args(argv)
+    try:
+        tasks = load_tasks(args.paths) if args.paths else suites.load(args.suite, args.split)
+    except (TaskError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    sampling = SamplingConfig(max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed)
+    kw = {"base_url": args.base_url} if args.policy == "openai" else {}
+    try:
+        policy = make_policy(args.policy, args.model, sampling, **kw)
+    except (ValueError, FileNotFoundError, ImportError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from rich.progress import Progress
+
+    with Progress() as bar:
+        pid = bar.add_task("collect", total=len(tasks))
+        summary = run(policy, tasks, make_backend(args.backend), args.out,
+                      EpisodeConfig(max_turns=args.max_turns), args.concurrency, args.max_states,
+                      on_done=lambda t: bar.update(pid, advance=1))
+    policy.close()
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
