@@ -281,3 +281,72 @@ def test_behaviour_penalties():
     t.turns = [Turn(0, "", commands=["ps aux | grep app"]), Turn(1, "", commands=["kill 42"])]
     t.reward, t.passed = 1.0, True
     assert behaviour_penalties(t) == {"repeated_command": False, "false_completion": False, "blind_kill": False}
+
+
+@pytest.mark.slow
+@pytest.mark.docker
+def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
+    """SmolLM2-135M generating for itself (the trainer's transformers path), Docker sandboxes: two ReTerm-GRPO steps
+    run, and the containers and snapshot images they made are all gone after each step."""
+    from conftest import require_docker
+
+    require_docker()
+    from reterm import suites
+    from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED
+    from reterm.training.common import load_policy_model
+
+    backend = get_backend("docker")
+    client = backend.client
+
+    def census():
+        return (len(client.containers.list(all=True, filters={"label": LABEL_MANAGED})),
+                len(client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"})))
+
+    start = census()
+    model, tok = load_policy_model("smollm2-135m")
+    tasks = [t for t in suites.load("basic", "train") if t.id in ("exec-bit-00", "csv-totals-00")]
+    args = config(tmp_path, per_device_train_batch_size=4, num_generations=2, max_steps=2, max_scout_turns=2,
+                  max_recovery_turns=1, max_new_tokens_per_turn=48, learning_rate=1e-6, sandbox_backend="docker")
+    tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, backend=backend)
+    counts = []
+    tr.add_callback(_Census(lambda: counts.append(census())))
+    tr.train()
+    assert counts == [start, start]
+    assert all(len(g.attempts) == 2 for g in tr.last_groups)
+    logged = [h for h in tr.state.log_history if "reterm/time_rollout_s" in h]
+    assert len(logged) == 2 and all(h["reterm/time_generate_s"] > 0 for h in logged)
+
+
+def _grpo_recipe():
+    import importlib.util
+    import sys
+
+    if "reterm_grpo_recipe" not in sys.modules:
+        path = Path(__file__).resolve().parent.parent / "recipes" / "reterm_grpo.py"
+        spec = importlib.util.spec_from_file_location("reterm_grpo_recipe", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["reterm_grpo_recipe"] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["reterm_grpo_recipe"]
+
+
+def test_shipped_grpo_recipes_parse_and_differ_only_in_the_rollout():
+    rec = _grpo_recipe()
+    root = Path(__file__).resolve().parent.parent / "recipes" / "configs" / "smollm2-135m"
+    reterm_args, _ = rec.parse(["--config", str(root / "reterm_grpo_cpu.yaml")])
+    plain_args, _ = rec.parse(["--config", str(root / "grpo_cpu.yaml")])
+    assert (reterm_args.fork_from, plain_args.fork_from) == ("failure", "start")
+    for f in ("num_generations", "per_device_train_batch_size", "max_steps", "learning_rate", "loss_type", "beta",
+              "max_new_tokens_per_turn", "temperature", "seed"):
+        assert getattr(reterm_args, f) == getattr(plain_args, f), f
+
+
+def test_grpo_recipe_with_a_tiny_model_and_a_bad_suite(tmp_path, tiny_model_dir, capsys):
+    rec = _grpo_recipe()
+    common = ["--model_name_or_path", str(tiny_model_dir), "--output_dir", str(tmp_path / "o"), "--report_to", "none",
+              "--use_cpu", "true", "--num_generations", "2", "--per_device_train_batch_size", "2",
+              "--max_new_tokens_per_turn", "8", "--max_scout_turns", "1", "--max_recovery_turns", "1"]
+    assert rec.main(common + ["--suite", str(tmp_path / "nowhere")]) == 2
+    assert "nowhere" in capsys.readouterr().err
+    assert rec.main(common + ["--max_steps", "1", "--save_strategy", "no"]) == 0
+    assert (tmp_path / "o" / "model.safetensors").exists()
