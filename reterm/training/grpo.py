@@ -7,6 +7,7 @@ Algorithm, per task of a batch (one *slot* = one GRPO group of G = `num_generati
 2. **Fork point.** If the scout failed, pick a failure state: `first` / `last` / `random` error turn, or `final` (the
    state after the model said it was done and the tests failed; falls back to the last error). The history is the
    conversation up to and including that turn's observation (for `final`: plus a user turn saying the tests failed).
+   Every strategy falls back on the final state when it has no error turn to offer (e.g. a wrong output).
 3. **Fork.** `snapshot.fork(G)`: G sandboxes in exactly that state (files and shell state), each continuing the same
    history independently for at most `max_recovery_turns` turns, then verified.
 4. **Group.** prompt = the history's token ids (identical for the G attempts); completion = the recovery turns: the
@@ -448,8 +449,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
             traj = run_episode(policy, sandbox, task, cfg, verify=False, history=history)
             gen.finish(key)
             if traj.infra_error is None:
-                if scout and self.args.fork_point == "final":
-                    final_snap = sandbox.snapshot()
+                if scout:  # the end state, before the verifier touches it: a fork point when no error turn is
+                    final_snap = self._timed_snapshot(sandbox)
                 score_episode(traj, sandbox, task)
         except Exception as e:  # a sandbox that cannot start or broke: an infra failure, never a 0 reward
             traj = Trajectory(task_id=task.id, model=policy.model_name, format=cfg.format)
@@ -471,6 +472,14 @@ class ReTermGRPOTrainer(GRPOTrainer):
         if not hasattr(self, "_lock_obj"):
             self._lock_obj = threading.Lock()
         return self._lock_obj
+
+    def _timed_snapshot(self, sandbox):
+        t0 = time.monotonic()
+        try:
+            return sandbox.snapshot()
+        finally:
+            with self._lock:
+                self._episode_seconds["snapshot"] += time.monotonic() - t0
 
     def _fork(self, snapshot, n: int):
         t0 = time.monotonic()
@@ -508,12 +517,9 @@ class ReTermGRPOTrainer(GRPOTrainer):
                 states.reverse()
                 if final is not None and traj.turns and traj.turns[-1].said_done:
                     states.insert(0, final)
-                elif final is not None:
-                    states.append(final)
-            if point != "final" and final is not None:
-                final.snapshot.release()
-            if not states and final is not None and point == "final":
-                states = [final]
+                    final = None
+            if final is not None:  # every strategy falls back on the end state (e.g. wrong output, no error turn)
+                states.append(final)
             return states
         finally:
             for s in snaps.values():
@@ -563,6 +569,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         m["reterm/time_rollout_s"].append(rollout_s)
         m["reterm/time_generate_s"].append(gen_s)
         m["reterm/time_sandbox_s"].append(max(0.0, rollout_s - gen_s))
+        m["reterm/time_fork_s"].append(self._episode_seconds.get("fork", 0.0))
+        m["reterm/time_snapshot_s"].append(self._episode_seconds.get("snapshot", 0.0))
         m["reterm/flat_group_fraction"].append(sum(g.flat for g in groups) / max(1, len(groups)))
         m["reterm/refills"].append(stats["refills"])
         m["reterm/infra_failures"].append(stats["infra"])
