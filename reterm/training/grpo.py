@@ -211,9 +211,10 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self.backend = backend
         self._batch_inputs: list[dict] | None = None
         self._generate_many = generate_many
+        self._lock = threading.Lock()  # guards the timing counters the episode threads add to
+        self._episode_seconds = defaultdict(float)
         super().__init__(model=model, reward_funcs=[task_reward], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self._rollout, **kwargs)
-        self._episode_seconds = defaultdict(float)
 
     # -- TRL hooks -------------------------------------------------------------------------------------------------
     def _get_train_sampler(self, dataset=None):
@@ -310,7 +311,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
             try:
                 return fn(prompts)
             finally:
-                self._episode_seconds["generate"] += time.monotonic() - t0
+                with self._lock:
+                    self._episode_seconds["generate"] += time.monotonic() - t0
         return run
 
     def _close_generator(self, gen) -> None:
@@ -467,12 +469,6 @@ class ReTermGRPOTrainer(GRPOTrainer):
             final_snap = None
         return traj, final_snap
 
-    @property
-    def _lock(self):
-        if not hasattr(self, "_lock_obj"):
-            self._lock_obj = threading.Lock()
-        return self._lock_obj
-
     def _timed_snapshot(self, sandbox):
         t0 = time.monotonic()
         try:
@@ -486,7 +482,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         try:
             return snapshot.fork(n)
         finally:
-            self._episode_seconds["fork"] += time.monotonic() - t0
+            with self._lock:
+                self._episode_seconds["fork"] += time.monotonic() - t0
 
     def _fork_states(self, traj: Trajectory, final_snap, rng: random.Random) -> list[_ForkState]:
         """The failure states to fork from, best first (by the fork_point strategy); releases the others."""
