@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from conftest import harbor_task
-from test_agent import tiny_model, tokenizer  # noqa: F401  (session fixtures)
 
 
 @pytest.fixture(scope="module")

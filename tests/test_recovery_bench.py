@@ -11,7 +11,6 @@ from reterm import recovery_bench as rb
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import ReplayPolicy
 from reterm.tasks import load_task
-from test_agent import tokenizer  # noqa: F401  (session fixture)
 
 
 @pytest.mark.parametrize("backend_name", ["local", "docker"])
