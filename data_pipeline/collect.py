@@ -19,6 +19,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from data_pipeline import add_task_arguments, load_selected_tasks
 from data_pipeline.shards import Shard
 from reterm.sandbox import make_backend
 
@@ -63,16 +64,13 @@ def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2,
 
 
 def main(argv=None) -> int:
-    from reterm import suites
     from reterm.agent.episode import EpisodeConfig
     from reterm.agent.policy import SamplingConfig, make_policy
     from reterm.models import DEFAULT_MODEL
-    from reterm.tasks import TaskError, load_tasks
+    from reterm.tasks import TaskError
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("paths", nargs="*", help="task dirs (default: the bundled suite)")
-    ap.add_argument("--suite", default="basic")
-    ap.add_argument("--split", default="train", choices=["all", "train", "heldout"])
+    add_task_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="output directory; re-running resumes it")
     ap.add_argument("--model", default=DEFAULT_MODEL)
     ap.add_argument("--policy", default="transformers", choices=["transformers", "openai", "vllm"])
@@ -86,7 +84,7 @@ def main(argv=None) -> int:
     ap.add_argument("-j", "--concurrency", type=int, default=8)
     args = ap.parse_args(argv)
     try:
-        tasks = load_tasks(args.paths) if args.paths else suites.load(args.suite, args.split)
+        tasks = load_selected_tasks(args)
     except (TaskError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

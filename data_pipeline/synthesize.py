@@ -22,6 +22,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from data_pipeline import add_task_arguments, load_selected_tasks
 from data_pipeline.shards import Shard
 from reterm import failures
 from reterm.agent.formats import SimpleFormat, render_result
@@ -201,20 +202,17 @@ def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base
 def main(argv=None) -> int:
     import json
 
-    from reterm import suites
-    from reterm.tasks import TaskError, load_tasks
+    from reterm.tasks import TaskError
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("paths", nargs="*", help="task dirs (default: the bundled suite)")
-    ap.add_argument("--suite", default="basic")
-    ap.add_argument("--split", default="train", choices=["all", "train", "heldout"])
+    add_task_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="shard file (JSONL); re-running resumes it")
     ap.add_argument("--variants", type=int, default=4, help="seeds per perturbation kind and task")
     ap.add_argument("--backend", default="local", choices=["auto", "docker", "local"])
     ap.add_argument("-j", "--concurrency", type=int, default=2)
     args = ap.parse_args(argv)
     try:
-        tasks = load_tasks(args.paths) if args.paths else suites.load(args.suite, args.split)
+        tasks = load_selected_tasks(args)
     except (TaskError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -424,7 +424,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
             for states in pending_states.values():
                 for s in states:
                     s.snapshot.release()
-        return [g for g in final], stats
+        return final, stats
 
     def _run_phase(self, jobs, gen: LockstepGenerator, cfg: EpisodeConfig, scout: bool = False) -> dict:
         """Runs episodes concurrently (at most sandbox_concurrency at once, in a fixed order); closes every sandbox."""
