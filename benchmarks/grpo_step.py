@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from transformers import TrainerCallback  # noqa: E402
 
+from reterm.hardware import cpu_bf16_choice  # noqa: E402
+
 
 class StepTimer(TrainerCallback):
     def __init__(self):
@@ -38,7 +40,7 @@ class StepTimer(TrainerCallback):
 
 def common(out: str, steps: int) -> dict:
     return dict(output_dir=out, per_device_train_batch_size=8, num_generations=4, max_steps=steps,
-                learning_rate=1e-6, beta=0.0, temperature=1.0, report_to="none", use_cpu=True, bf16=True,
+                learning_rate=1e-6, beta=0.0, temperature=1.0, report_to="none", use_cpu=True, bf16=cpu_bf16_choice()[0],
                 logging_steps=1, save_strategy="no", seed=0)
 
 

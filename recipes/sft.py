@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
-from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
+from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
 
-from reterm.training.common import (RecipeError, load_demonstrations, load_policy_model,  # noqa: E402
-                                    resume_checkpoint, setup_wandb)
+from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
+                                    load_policy_model, resume_checkpoint, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
 
 log = logging.getLogger("reterm.sft")
@@ -37,7 +37,7 @@ class ReTermSFTArguments:
 
 
 def parse(argv: list[str] | None = None):
-    parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig, ReTermSFTArguments))
+    parser = TrlParser((ScriptArguments, ReTermSFTConfig, ModelConfig, ReTermSFTArguments))
     return parser.parse_args_and_config(args=argv)
 
 

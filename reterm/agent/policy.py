@@ -56,13 +56,14 @@ class TransformersPolicy(Policy):
     name = "transformers"
 
     def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
-                 batch_wait_s: float = 0.02, model=None, tokenizer=None):
+                 batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto"):
         import torch
 
+        from reterm.hardware import generation_dtype
         from reterm.models import load_model_and_tokenizer
 
-        if model is None:
-            model, tokenizer = load_model_and_tokenizer(model_name)
+        if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
+            model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
         self.model_name = model_name
         self.model = model.eval()
         self.tokenizer = tokenizer

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
+
+from trl import SFTConfig
+
+from reterm.hardware import CpuPrecisionMixin
 
 
 class RecipeError(RuntimeError):
     """A bad recipe setting; the recipes print it and exit 2."""
+
+
+@dataclass
+class ReTermSFTConfig(CpuPrecisionMixin, SFTConfig):
+    """TRL's SFTConfig, except that on a CPU an unset `bf16` follows the processor (reterm.hardware) instead of
+    defaulting to True: emulated bf16 made an SFT step ~20x slower on AVX2-only CPUs."""
 
 
 def setup_wandb(report_to, output_dir: str) -> None:

@@ -49,6 +49,7 @@ from reterm import failures
 from reterm.agent.episode import EpisodeConfig, run_episode, score_episode
 from reterm.agent.policy import Generation, SamplingConfig
 from reterm.agent.trajectory import Trajectory
+from reterm.hardware import CpuPrecisionMixin
 from reterm.training.lockstep import LockstepGenerator
 
 FORK_FROM = ("failure", "start")
@@ -59,8 +60,9 @@ TESTS_FAILED_NOTE = "The task's tests ran and did not pass. The task is not comp
 
 
 @dataclass
-class ReTermGRPOConfig(GRPOConfig):
-    """GRPOConfig plus the rollout's settings. Invariants are checked in __post_init__."""
+class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
+    """GRPOConfig plus the rollout's settings. Invariants are checked in __post_init__. On a CPU, an unset `bf16`
+    follows the processor (reterm.hardware), not TRL's default of True."""
 
     fork_from: str = field(default="failure", metadata={
         "help": "'failure': groups are recovery attempts forked from a failure state of a scout episode (ReTerm-GRPO); "
