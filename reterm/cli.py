@@ -145,7 +145,7 @@ def sandbox_options(f):
 @main.command()
 @click.argument("task_paths", nargs=-1, type=click.Path())
 @click.option("--suite", help="a bundled task suite instead of (or besides) paths (default without paths: basic)")
-@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="all", show_default=True,
+@click.option("--split", type=click.Choice(suites.SPLITS), default="all", show_default=True,
               help="with --suite: which split of it")
 @click.option("--agent", type=click.Choice(["oracle", "nop", "model"]), default="oracle", show_default=True,
               help="oracle: the reference solution; nop: nothing; model: a language model (see --model)")
@@ -168,7 +168,7 @@ def run(task_paths, suite, split, agent, backend, image_map, allow_internet, con
 @main.command("eval")
 @click.argument("task_paths", nargs=-1, type=click.Path())
 @click.option("--suite", help="a bundled task suite (default without paths: basic)")
-@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="heldout", show_default=True)
+@click.option("--split", type=click.Choice(suites.SPLITS), default="heldout", show_default=True)
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=1, show_default=True, help="samples per task")
 @sandbox_options
 @model_options
@@ -205,7 +205,7 @@ def recovery_bench() -> None:
 @recovery_bench.command("build")
 @click.argument("task_paths", nargs=-1, type=click.Path())
 @click.option("--suite", help="a bundled task suite (default without paths: basic)")
-@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="heldout", show_default=True)
+@click.option("--split", type=click.Choice(suites.SPLITS), default="heldout", show_default=True)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
 @click.option("--max-states-per-episode", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="keep at most this many error states from one episode (distinct categories first)")
@@ -304,7 +304,7 @@ def tasks_validate(paths) -> None:
 @tasks.command("list")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--suite")
-@click.option("--split", type=click.Choice(["all", "train", "heldout"]), default="all")
+@click.option("--split", type=click.Choice(suites.SPLITS), default="all")
 def tasks_list(paths, suite, split) -> None:
     """One line per task: id, format, category, family."""
     table = Table("task", "format", "category", "family")

@@ -163,9 +163,17 @@ def test_bundled_suite_is_valid_and_up_to_date():
     from reterm.suites.generate import main as generate
 
     tasks = suites.load("basic")
-    assert len(tasks) >= 40
-    assert len({t.category for t in tasks}) >= 6
-    train, held = suites.load("basic", "train"), suites.load("basic", "heldout")
+    assert len(tasks) >= 90
+    assert len({t.family for t in tasks}) >= 12 and len({t.category for t in tasks}) >= 12
+    train, held = suites.load("basic", "train"), suites.load("basic", "heldout_families")
+    instances = suites.load("basic", "heldout_instances")
+    assert [t.id for t in suites.load("basic", "heldout")] == [t.id for t in held]  # the older name
     assert {t.family for t in train}.isdisjoint({t.family for t in held})
-    assert len(train) + len(held) == len(tasks)
+    # held-out instances: new seeds (so new content) of training families only
+    assert {t.family for t in instances} == {t.family for t in train}
+    assert {t.metadata["seed"] for t in instances}.isdisjoint({t.metadata["seed"] for t in train})
+    assert all(t.id.rsplit("-", 1)[1].startswith("h") for t in instances)
+    assert len(train) + len(instances) + len(held) == len(tasks)
+    with pytest.raises(ValueError, match="unknown split 'test'"):
+        suites.load("basic", "test")
     assert generate(["--check"]) == 0, "reterm/suites/basic differs from `python -m reterm.suites.generate`"

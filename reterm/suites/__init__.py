@@ -23,13 +23,19 @@ def tasks_dir(name: str) -> Path:
     return suite_dir(name) / "tasks"
 
 
+# Two evaluation splits, never mixed: held-out *instances* (new seeds of the training families: does it learn?) and
+# held-out *families* (never trained on: does it generalise?). `heldout` is the older name of the second.
+SPLITS = ("all", "train", "heldout_instances", "heldout_families", "heldout")
+_PARTS = ("train", "heldout_instances", "heldout_families")
+
+
 def split_ids(name: str, split: str) -> list[str]:
     data = json.loads((suite_dir(name) / "split.json").read_text())
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; choose {', '.join(SPLITS)}")
     if split == "all":
-        return sorted(data["train"] + data["heldout"])
-    if split not in ("train", "heldout"):
-        raise ValueError(f"unknown split {split!r}; choose all, train or heldout")
-    return sorted(data[split])
+        return sorted(i for part in _PARTS for i in data.get(part, []))
+    return sorted(data.get("heldout_families" if split == "heldout" else split, []))
 
 
 def load(name: str, split: str = "all"):

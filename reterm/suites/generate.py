@@ -22,8 +22,10 @@ import textwrap
 from pathlib import Path
 
 SUITE_DIR = Path(__file__).parent / "basic"
-VARIANTS = 6
+VARIANTS = 6  # training instances of each family
+HELDOUT_INSTANCES = 2  # new seeds of each training family, never trained on (ids end in -hNN)
 BASE_SEED = 1234
+HELDOUT_SEED_OFFSET = 500  # instance seeds stay clear of the training seeds (BASE_SEED + 1000 * family + v)
 HELDOUT_FAMILIES = ("json-config", "extract-member")
 
 TEST_SH = """\
@@ -410,6 +412,194 @@ def extract_member(rng: random.Random):
     return instruction, files, {"category": "wrong_tool_usage"}
 
 
+def crash_data(rng: random.Random):
+    sensors = rng.sample(WORDS, 4)
+    bad = rng.choice(["n/a", "ERR", "-", "?"])
+    rows, totals = ["sensor,value"], {}
+    for i in range(rng.randint(14, 24)):
+        n = rng.choice(sensors)
+        if i % 5 == 3:
+            rows.append(f"{n},{bad}")
+            continue
+        v = rng.randint(1, 90)
+        totals[n] = totals.get(n, 0) + v
+        rows.append(f"{n},{v}")
+    data = "\n".join(rows) + "\n"
+    loop = 'totals[row["sensor"]] = totals.get(row["sensor"], 0) + int(row["value"])'
+    script = d(f"""
+        import csv
+        import json
+
+        totals = {{}}
+        with open("/app/data/readings.csv") as f:
+            for row in csv.DictReader(f):
+                {loop}
+        with open("/app/report.json", "w") as f:
+            json.dump(totals, f, indent=2, sort_keys=True)
+        """)
+    guarded = ('try:\n            value = int(row["value"])\n        except ValueError:\n            continue\n'
+               '        totals[row["sensor"]] = totals.get(row["sensor"], 0) + value')
+    fixed = script.replace(loop, guarded)
+    files = {
+        "environment/files/report.py": (script, False),
+        "environment/files/data/readings.csv": (data, False),
+        "environment/Dockerfile": (DOCKERFILE, False),
+        "solution/solve.sh": (write_file_solution("/app/report.py", fixed, then="python3 /app/report.py"), True),
+        "tests/check.py": (check_py(f"""
+            try:
+                got = json.loads(read("/app/report.json"))
+            except ValueError as e:
+                fail(f"report.json is not JSON: {{e}}")
+            if got != {totals!r}:
+                fail(f"report.json is {{got}}, expected {totals!r}")
+            if hashlib.sha256(read("/app/data/readings.csv").encode()).hexdigest() != "{sha(data)}":
+                fail("readings.csv was modified")
+            """), False),
+    }
+    instruction = ("Run `/app/report.py` to write `/app/report.json`, the total value per sensor of "
+                   "`/app/data/readings.csv`. Some rows of the readings are malformed: the report must skip rows "
+                   "whose value is not a number. Do not edit the data file.\n")
+    return instruction, files, {"category": "runtime_exception"}
+
+
+def bounded_stream(rng: random.Random):
+    count = rng.randint(12, 30)
+    seed = rng.randint(1, 10**6)
+    monitor = d(f"""
+        #!/usr/bin/env python3
+        "Streams sensor samples, one a line, forever (or --count N samples, then exits)."
+        import argparse
+        import random
+        import time
+
+        ap = argparse.ArgumentParser(description=__doc__)
+        ap.add_argument("--count", type=int, default=0, help="stop after N samples (0: never stop)")
+        args = ap.parse_args()
+        rng = random.Random({seed})
+        i = 0
+        while not args.count or i < args.count:
+            i += 1
+            print(f"sample {{i}} {{rng.randint(0, 999)}}", flush=True)
+            time.sleep(0.02)
+        """)
+    ref = random.Random(seed)
+    want = "".join(f"sample {i} {ref.randint(0, 999)}\n" for i in range(1, count + 1))
+    files = {
+        "environment/files/bin/monitor": (monitor, True),
+        "environment/Dockerfile": (DOCKERFILE, False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            /app/bin/monitor --count {count} > /app/samples.txt
+            """), True),
+        "tests/check.py": (check_py(f"""
+            got = read("/app/samples.txt")
+            if got != {want!r}:
+                fail(f"samples.txt has {{len(got.splitlines())}} lines; expected exactly the first {count} samples")
+            """), False),
+    }
+    instruction = (f"`/app/bin/monitor` streams sensor samples, one per line. Save exactly its first {count} lines "
+                   f"to `/app/samples.txt`.\n")
+    return instruction, files, {"category": "hang"}
+
+
+def missing_input(rng: random.Random):
+    min_len = rng.randint(4, 6)
+    words = rng.sample(WORDS, 10) + [w[:3] for w in rng.sample(WORDS, 3)]
+    docs = {f"doc{i}.txt": " ".join(rng.sample(words, 6)) + "\n" for i in range(3)}
+    indexer = d("""
+        import configparser
+        import os
+
+        cfg = configparser.ConfigParser()
+        with open("/app/etc/indexer.ini") as f:
+            cfg.read_file(f)
+        source = cfg["index"]["source"]
+        min_length = cfg["index"].getint("min_length")
+        words = set()
+        for name in sorted(os.listdir(source)):
+            with open(os.path.join(source, name)) as f:
+                words.update(w for w in f.read().split() if len(w) >= min_length)
+        with open("/app/index.txt", "w") as f:
+            f.write("\\n".join(sorted(words)) + "\\n")
+        """)
+    want = "\n".join(sorted({w for t in docs.values() for w in t.split() if len(w) >= min_len})) + "\n"
+    files = {f"environment/files/docs/{n}": (t, False) for n, t in docs.items()}
+    files.update({
+        "environment/files/indexer.py": (indexer, False),
+        "environment/Dockerfile": (DOCKERFILE, False),
+        "solution/solve.sh": (d(f"""
+            #!/bin/bash
+            set -e
+            mkdir -p /app/etc
+            printf '[index]\\nsource = /app/docs\\nmin_length = {min_len}\\n' > /app/etc/indexer.ini
+            python3 /app/indexer.py
+            """), True),
+        "tests/check.py": (check_py(f"""
+            import configparser
+            cfg = configparser.ConfigParser()
+            try:
+                cfg.read_string(read("/app/etc/indexer.ini"))
+                section = cfg["index"]
+                ok = section["source"].rstrip("/") == "/app/docs" and section.getint("min_length") == {min_len}
+            except (KeyError, ValueError, configparser.Error) as e:
+                fail(f"indexer.ini is not a valid settings file: {{e!r}}")
+            if not ok:
+                fail("indexer.ini does not hold the settings asked for")
+            if read("/app/index.txt") != {want!r}:
+                fail("index.txt is wrong")
+            """), False),
+    })
+    instruction = (f"The indexer `/app/indexer.py` writes `/app/index.txt`, but its settings file "
+                   f"`/app/etc/indexer.ini` was lost. Recreate it with a section `[index]` holding "
+                   f"`source = /app/docs` and `min_length = {min_len}`, then run the indexer with python3.\n")
+    return instruction, files, {"category": "missing_input"}
+
+
+def shell_syntax(rng: random.Random):
+    version = f"{rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 50)}"
+    name = rng.choice(WORDS)
+    kind = rng.choice(["missing_fi", "missing_done", "unclosed_quote"])
+    fixed = d(f"""
+        #!/bin/bash
+        # Packages the release: writes /app/release/VERSION and a manifest of the sources.
+        set -e
+        mkdir -p /app/release
+        if [ -f /app/src/VERSION ]; then
+          cp /app/src/VERSION /app/release/VERSION
+        fi
+        for f in /app/src/*.txt; do
+          echo "$(basename "$f") $(wc -c < "$f")"
+        done > /app/release/MANIFEST
+        echo "released {name}"
+        """)
+    broken = {"missing_fi": fixed.replace("VERSION\nfi\n", "VERSION\n"),
+              "missing_done": fixed.replace("\ndone > /app/release/MANIFEST\n", "\n"),
+              "unclosed_quote": fixed.replace(f'"released {name}"', f'"released {name}')}[kind]
+    assert broken != fixed, kind
+    sources = {f"{w}.txt": f"{w} " * rng.randint(1, 9) + "\n" for w in rng.sample(WORDS, 3)}
+    manifest = "".join(f"{n} {len(c)}\n" for n, c in sorted(sources.items()))
+    files = {f"environment/files/src/{n}": (c, False) for n, c in sources.items()}
+    files.update({
+        "environment/files/src/VERSION": (version + "\n", False),
+        "environment/files/release.sh": (broken, True),
+        "environment/Dockerfile": (DOCKERFILE, False),
+        "solution/solve.sh": (write_file_solution("/app/release.sh", fixed, then="bash /app/release.sh"), True),
+        "tests/check.py": (check_py(f"""
+            import subprocess
+            if subprocess.run(["bash", "-n", "/app/release.sh"]).returncode != 0:
+                fail("release.sh still has a syntax error")
+            if read("/app/release/VERSION").strip() != "{version}":
+                fail("release/VERSION is wrong")
+            if read("/app/release/MANIFEST") != {manifest!r}:
+                fail("release/MANIFEST is wrong")
+            """), False),
+    })
+    instruction = ("Run the release script `/app/release.sh` so that it creates `/app/release/` with its VERSION and "
+                   "MANIFEST files. The script fails; repair it without changing what it does.\n")
+    return instruction, files, {"category": "script_syntax", "defect": kind}
+
+
 FAMILIES = {
     "find-log": find_log,
     "exec-bit": exec_bit,
@@ -419,6 +609,10 @@ FAMILIES = {
     "env-setup": env_setup,
     "fix-bug": fix_bug,
     "extract-member": extract_member,
+    "crash-data": crash_data,
+    "bounded-stream": bounded_stream,
+    "missing-input": missing_input,
+    "shell-syntax": shell_syntax,
 }
 
 
@@ -431,29 +625,35 @@ def task_toml(meta: dict) -> str:
     return "\n".join(lines)
 
 
+def write_task(root: Path, family: str, make, seed: int) -> None:
+    instruction, files, extra = make(random.Random(seed))
+    meta = {"family": family, **extra, "difficulty": "easy", "seed": seed, "author_name": "ReTerm bundled suite"}
+    files = {**files, "instruction.md": (instruction, False), "task.toml": (task_toml(meta), False),
+             "tests/test.sh": (TEST_SH, True)}
+    for rel, (content, executable) in sorted(files.items()):
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(content)
+        p.chmod(0o755 if executable else 0o644)
+
+
 def write_suite(out: Path) -> None:
     tasks_dir = out / "tasks"
     if tasks_dir.exists():
         shutil.rmtree(tasks_dir)
-    split = {"train": [], "heldout": []}
+    split = {"train": [], "heldout_instances": [], "heldout_families": []}
     for f_index, (family, make) in enumerate(FAMILIES.items()):
+        held_family = family in HELDOUT_FAMILIES
         for v in range(VARIANTS):
-            seed = BASE_SEED + 1000 * f_index + v
-            instruction, files, extra = make(random.Random(seed))
             task_id = f"{family}-{v:02d}"
-            root = tasks_dir / task_id
-            meta = {"family": family, **extra, "difficulty": "easy", "seed": seed,
-                    "author_name": "ReTerm bundled suite"}
-            files = {**files, "instruction.md": (instruction, False), "task.toml": (task_toml(meta), False),
-                     "tests/test.sh": (TEST_SH, True)}
-            for rel, (content, executable) in sorted(files.items()):
-                p = root / rel
-                p.parent.mkdir(parents=True, exist_ok=True)
-                p.write_text(content)
-                p.chmod(0o755 if executable else 0o644)
-            split["heldout" if family in HELDOUT_FAMILIES else "train"].append(task_id)
-    (out / "split.json").write_text(json.dumps({**split, "heldout_families": list(HELDOUT_FAMILIES)}, indent=2)
-                                    + "\n")
+            write_task(tasks_dir / task_id, family, make, BASE_SEED + 1000 * f_index + v)
+            split["heldout_families" if held_family else "train"].append(task_id)
+        for v in range(0 if held_family else HELDOUT_INSTANCES):
+            task_id = f"{family}-h{v:02d}"
+            write_task(tasks_dir / task_id, family, make, BASE_SEED + 1000 * f_index + HELDOUT_SEED_OFFSET + v)
+            split["heldout_instances"].append(task_id)
+    families = {"train": [f for f in FAMILIES if f not in HELDOUT_FAMILIES], "heldout": list(HELDOUT_FAMILIES)}
+    (out / "split.json").write_text(json.dumps({**split, "families": families}, indent=2) + "\n")
 
 
 def _same_tree(a: Path, b: Path) -> bool:
@@ -477,7 +677,7 @@ def main(argv=None) -> int:
         print("suite is up to date" if same else f"suite under {args.out} differs from the generator's output")
         return 0 if same else 1
     write_suite(args.out)
-    print(f"wrote {len(FAMILIES) * VARIANTS} tasks to {args.out}")
+    print(f"wrote {len(list((args.out / 'tasks').iterdir()))} tasks to {args.out}")
     return 0
 
 
