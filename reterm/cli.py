@@ -324,7 +324,7 @@ def images() -> None:
 @click.option("--force", is_flag=True, help="rebuild even if the image exists")
 def images_build_base(tag, mirror, force) -> None:
     """Build the offline base image (debootstrap minbase + python3, pytest, procps) and import it into Docker."""
-    from reterm.images import build_base
+    from reterm.sandbox.images import build_base
 
     try:
         build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False))
