@@ -26,7 +26,7 @@ from reterm.sandbox import make_backend
 
 def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, max_states_per_episode=3,
         on_done=None) -> dict:
-    from reterm.recovery_bench import build
+    from reterm.evaluation.recovery_bench import build
 
     out = Path(out)
     (out / "states").mkdir(parents=True, exist_ok=True)

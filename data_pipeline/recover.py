@@ -24,7 +24,7 @@ from data_pipeline.shards import Shard
 from reterm.agent.episode import EpisodeConfig, run_episode
 from reterm.agent.formats import DONE_MARKER
 from reterm.agent.policy import Generation, Policy
-from reterm.sandbox import make_backend
+from reterm.sandbox import SandboxSpec, make_backend
 from reterm.tasks import load_task
 
 
@@ -66,10 +66,10 @@ def recover_state(state: dict, backend, k: int, teacher: str, policy=None, max_t
     """K teacher attempts from one failure state; every attempt's record (kept or not)."""
     task = load_task(state["task_path"])
     if state.get("state_dir"):  # collected: restore the exported snapshot
-        from reterm.recovery_bench import STATE_FILE, import_snapshot
-
         d = Path(state["state_dir"])
-        with import_snapshot(backend, d, json.loads((d / STATE_FILE).read_text())) as snap:
+        saved = json.loads((d / "state.json").read_text())
+        with backend.import_snapshot(d / saved["snapshot_file"], SandboxSpec.from_dict(saved["spec"]),
+                                     exported_by=saved["backend"]) as snap:
             forks = snap.fork(k)
     else:  # synthesized: replay the steps
         with backend.start(task) as sb:

@@ -74,7 +74,7 @@ def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_
                       concurrency):
     from reterm.agent.episode import EpisodeConfig
     from reterm.agent.policy import SamplingConfig, make_policy
-    from reterm.agents import ModelAgent
+    from reterm.evaluation.trials import ModelAgent
 
     sampling = SamplingConfig(max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
     kw = {"base_url": base_url, "concurrency": concurrency} if policy == "openai" else {}
@@ -95,7 +95,7 @@ def _progress(*extra: str) -> Progress:
 
 
 def _run_with_progress(tasks, be, agent, out: Path, concurrency: int, samples: int = 1) -> dict:
-    from reterm.runner import run_tasks
+    from reterm.evaluation.trials import run_tasks
 
     with _progress("passed {task.fields[passed]}  infra {task.fields[infra]}") as bar:
         pid = bar.add_task("trials", total=len(tasks) * samples, passed=0, infra=0)
@@ -175,7 +175,7 @@ def run(task_paths, suite, split, agent, backend, image_map, allow_internet, con
 def eval_cmd(task_paths, suite, split, k, backend, image_map, allow_internet, concurrency, output, model, policy,
              base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """pass@1 and unbiased pass@k of a model over K samples per task, per family and category."""
-    from reterm.evaluation import summarize_eval
+    from reterm.evaluation.metrics import summarize_eval
 
     tasks = _resolve_task_paths(task_paths, suite, split)
     be, out = _backend_and_output(backend, image_map, allow_internet, output, "eval")
@@ -214,7 +214,7 @@ def recovery_bench() -> None:
 def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, backend, image_map, allow_internet, concurrency, output,
                          model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
-    from reterm import recovery_bench as rb
+    from reterm.evaluation import recovery_bench as rb
 
     tasks = _resolve_task_paths(task_paths, suite, split)
     out = Path(out_dir)
@@ -244,7 +244,7 @@ def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episo
 def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concurrency, output, model, policy,
                         base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """Continue every frozen state K times; recovery rate per error category (table, JSON, PNG)."""
-    from reterm import recovery_bench as rb
+    from reterm.evaluation import recovery_bench as rb
 
     bench = Path(bench_dir)
     try:
@@ -324,7 +324,7 @@ def images() -> None:
 @click.option("--force", is_flag=True, help="rebuild even if the image exists")
 def images_build_base(tag, mirror, force) -> None:
     """Build the offline base image (debootstrap minbase + python3, pytest, procps) and import it into Docker."""
-    from reterm.images import build_base
+    from reterm.sandbox.images import build_base
 
     try:
         build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False))

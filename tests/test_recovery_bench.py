@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import get_backend, harbor_task
-from reterm import recovery_bench as rb
+from reterm.evaluation import recovery_bench as rb
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import ReplayPolicy
 from reterm.tasks import load_task

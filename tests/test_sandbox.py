@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import time
@@ -10,7 +11,7 @@ import tracemalloc
 
 import pytest
 
-from reterm.sandbox import SandboxError
+from reterm.sandbox import SandboxError, SandboxSpec
 
 
 def test_shell_keeps_cwd_and_exported_variables(sandbox):
@@ -143,6 +144,23 @@ def test_snapshot_is_deleted_when_released(backend, sandbox):
             backend.client.images.get(snap.ref)
     with pytest.raises(SandboxError):
         snap.fork(1)
+
+
+def test_exported_snapshot_imports_with_its_files_and_shell_state(backend, sandbox, tmp_path):
+    sandbox.exec("mkdir -p /app/x && cd /app/x && echo kept > f.txt && export MARK=exported")
+    with sandbox.snapshot() as snap:
+        name = backend.export_snapshot(snap, tmp_path)
+        saved = json.loads(json.dumps(snap.spec.to_dict()))  # what a state file holds
+    spec = SandboxSpec.from_dict(saved)
+    assert spec.shell_state == sandbox.shell_state and spec.base_state == sandbox.spec.initial_state
+    with backend.import_snapshot(tmp_path / name, spec, exported_by=backend.name) as imported:
+        [box] = imported.fork(1)
+    with box:
+        assert box.exec("pwd; echo $MARK; cat f.txt").output == "/app/x\nexported\nkept\n"
+    assert imported.released
+    other = "docker" if backend.name == "local" else "local"
+    with pytest.raises(ValueError, match=f"--backend {other}"):
+        backend.import_snapshot(tmp_path / name, spec, exported_by=other)
 
 
 def test_background_processes_do_not_survive_a_snapshot(sandbox):

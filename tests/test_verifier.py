@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import harbor_task
-from reterm.agents import make_agent
+from reterm.evaluation.trials import make_agent
 from reterm.tasks import load_task
 from reterm.verifier import parse_pytest, verify
 from test_tasks import tb1_task

@@ -19,7 +19,7 @@ import shlex
 import tarfile
 import threading
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, ExecResult, PersistentShell, SandboxError, ShellState
@@ -49,6 +49,22 @@ class SandboxSpec:
     def from_snapshot(self, state: ShellState) -> "SandboxSpec":
         """The spec of a sandbox started from a snapshot whose shell was in `state`."""
         return replace(self, shell_state=state.copy(), base_state=self.initial_state.copy())
+
+    def to_dict(self) -> dict:
+        """JSON-ready; `extra` stays behind (it names this machine's images and dirs, not the environment)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _STATE_FIELDS + ("extra",)}
+        return {**d, **{k: getattr(self, k).to_dict() for k in _STATE_FIELDS if getattr(self, k) is not None}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SandboxSpec":
+        d = dict(d)
+        for k in _STATE_FIELDS:
+            if d.get(k) is not None:
+                d[k] = ShellState.from_dict(d[k])
+        return cls(**d)
+
+
+_STATE_FIELDS = ("shell_state", "base_state")
 
 
 _open_lock = threading.Lock()
@@ -258,6 +274,11 @@ class Backend(ABC):
     name: str = "?"
 
     @abstractmethod
+    def prepare(self, task):
+        """Builds (or reuses) the task's environment without starting a sandbox; returns the backend's handle to
+        it, so a caller can time the build apart from the start."""
+
+    @abstractmethod
     def start(self, task, progress=None) -> Sandbox:
         """Builds (or reuses) the task's environment and starts a sandbox at its initial state."""
 
@@ -267,4 +288,22 @@ class Backend(ABC):
 
     @abstractmethod
     def delete_snapshot(self, snapshot: Snapshot) -> None:
+        ...
+
+    @abstractmethod
+    def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
+        """Writes the snapshot's filesystem as one portable file under `dest_dir`; returns the file's name. The
+        shell state is not in it: it travels in the spec (`SandboxSpec.to_dict`)."""
+
+    def import_snapshot(self, path: Path, spec: SandboxSpec, exported_by: str | None = None) -> Snapshot:
+        """A live Snapshot (released like any other) from a file `export_snapshot` wrote, with `spec` as saved
+        next to it. `exported_by`, the backend that wrote the file, is checked first: a file from one backend
+        cannot be read by the other."""
+        if exported_by is not None and exported_by != self.name:
+            raise ValueError(f"{path}: exported from the {exported_by} backend; load it with --backend "
+                             f"{exported_by}")
+        return self._import_snapshot(Path(path), spec)
+
+    @abstractmethod
+    def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
         ...

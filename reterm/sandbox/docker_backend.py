@@ -123,8 +123,8 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"upload to {dest_dir} failed in sandbox {self.id}")
 
     def snapshot(self) -> Snapshot:
-        with self.shell._lock:
-            return self.backend.commit(self, self.shell.state)
+        with self.shell.idle() as state:
+            return self.backend.commit(self, state)
 
     def _destroy(self) -> None:
         try:
@@ -298,3 +298,15 @@ class DockerBackend(Backend):
             self.client.images.remove(snapshot.ref, force=True, noprune=False)
         except docker.errors.ImageNotFound:
             pass
+
+    def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
+        image = self.client.images.get(snapshot.ref)
+        with open(Path(dest_dir) / "image.tar", "wb") as f:
+            for chunk in image.save(named=False):
+                f.write(chunk)
+        return "image.tar"
+
+    def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
+        with open(path, "rb") as f:
+            images = self.client.images.load(f.read())
+        return Snapshot(self, new_id("snap"), spec, images[0].id)

@@ -13,7 +13,7 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, state_root
+from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, remove_tree, state_root
 
 
 @dataclass
@@ -44,18 +44,25 @@ def gc_docker(report: GcReport, all_hosts: bool = False, client=None) -> None:
     except Exception as e:
         report.docker_error = str(e)
         return
+    # A resource that vanishes between listing and removing was removed by a concurrent gc: nothing to do.
     for c in client.containers.list(all=True, filters={"label": f"{LABEL_MANAGED}=1"}):
         if c.labels.get(LABEL_KIND) == "sandbox" and _dead(c.labels.get(LABEL_OWNER), all_hosts):
-            c.remove(force=True, v=True)
+            try:
+                c.remove(force=True, v=True)
+            except docker.errors.NotFound:
+                continue
             report.containers.append(c.name)
     for img in client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"}):
         if _dead(img.labels.get(LABEL_OWNER), all_hosts):
-            client.images.remove(img.id, force=True)
+            try:
+                client.images.remove(img.id, force=True)
+            except docker.errors.NotFound:
+                continue
             report.images.append(img.tags[0] if img.tags else img.short_id)
 
 
 def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:
-    from reterm.sandbox.local import Cgroup, _rmtree, list_state_dirs, remove_stale_cgroups
+    from reterm.sandbox.local import Cgroup, list_state_dirs, remove_stale_cgroups
 
     root = Path(root) if root else state_root()
     for d, owner in list_state_dirs(root):
@@ -64,7 +71,7 @@ def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False
         cg = Cgroup.existing(d.name)
         cg.kill_all()
         cg.remove()
-        _rmtree(d)
+        remove_tree(d)
         report.state_dirs.append(str(d))
     alive = {d.name for d, _ in list_state_dirs(root)}
     report.cgroups += remove_stale_cgroups(alive)

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
-from reterm.sandbox.resources import new_id, read_owner_file, state_root, write_owner_file
+from reterm.sandbox.resources import new_id, read_owner_file, remove_tree, state_root, write_owner_file
 from reterm.sandbox.shell import PersistentShell, SandboxError, ShellState
 
 log = logging.getLogger(__name__)
@@ -250,13 +250,6 @@ def _copy_tree(src: Path, dst: Path) -> None:
     subprocess.run(["cp", "-a", "--reflink=auto", str(src), str(dst)], check=True)
 
 
-def _rmtree(path: Path) -> None:
-    shutil.rmtree(path, ignore_errors=True)
-    if path.exists():  # files the sandbox made read-only, or a dir it chmod'ed
-        subprocess.run(["chmod", "-R", "u+rwX", str(path)], capture_output=True)
-        shutil.rmtree(path, ignore_errors=True)
-
-
 class LocalSandbox(Sandbox):
     backend_name = "local"
 
@@ -355,8 +348,8 @@ class LocalSandbox(Sandbox):
 
     # -- snapshot / lifecycle --------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        with self.shell._lock:  # no command runs while the filesystem is copied
-            return self.backend.snapshot_dir(self.fs, self.spec, self.shell.state)
+        with self.shell.idle() as state:  # no command runs while the filesystem is copied
+            return self.backend.snapshot_dir(self.fs, self.spec, state)
 
     def close(self, keep_fs_at: Path | None = None) -> None:
         """Ends the sandbox; with `keep_fs_at`, its filesystem is moved there instead of deleted (builds)."""
@@ -376,7 +369,7 @@ class LocalSandbox(Sandbox):
         keep = getattr(self, "_keep_fs_at", None)
         if keep is not None and self.fs.exists():
             self.fs.rename(keep)
-        _rmtree(self.dir)
+        remove_tree(self.dir)
 
 
 def _hash_dir(h, root: Path) -> None:
@@ -431,9 +424,9 @@ class LocalBackend(Backend):
                 try:
                     tmp.rename(target)
                 except OSError:  # another process built it first
-                    _rmtree(tmp)
+                    remove_tree(tmp)
             except BaseException:
-                _rmtree(tmp)
+                remove_tree(tmp)
                 raise
             return target
 
@@ -594,7 +587,7 @@ class LocalBackend(Backend):
         try:
             _copy_tree(fs, d / "fs")
         except BaseException:
-            _rmtree(d)
+            remove_tree(d)
             raise
         snap_spec = spec.from_snapshot(state)
         return Snapshot(self, snap_id, snap_spec, d)
@@ -611,7 +604,22 @@ class LocalBackend(Backend):
         return out
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
-        _rmtree(snapshot.ref)
+        remove_tree(snapshot.ref)
+
+    def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
+        subprocess.run(["tar", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"), "fs"], check=True)
+        return "fs.tar"
+
+    def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
+        snap_id = new_id("snap")
+        d = self.root / "snapshots" / snap_id
+        write_owner_file(d, "snapshot", task=spec.task_id)
+        try:
+            subprocess.run(["tar", "-C", str(d), "-xf", str(path)], check=True)
+        except BaseException:
+            remove_tree(d)
+            raise
+        return Snapshot(self, snap_id, spec, d)
 
 
 def _dockerignore_filter(ctx: Path):

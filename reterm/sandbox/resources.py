@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
+import subprocess
 import uuid
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +28,14 @@ def state_root() -> Path:
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "reterm"
     )
     return Path(root)
+
+
+def remove_tree(path: Path) -> None:
+    """Deletes a sandbox's or snapshot's state dir, also what the sandbox made read-only inside it."""
+    shutil.rmtree(path, ignore_errors=True)
+    if path.exists():  # files the sandbox made read-only, or a dir it chmod'ed
+        subprocess.run(["chmod", "-R", "u+rwX", str(path)], capture_output=True)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _proc_start_time(pid: int) -> str | None:

@@ -30,6 +30,7 @@ import secrets
 import shlex
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -224,6 +225,13 @@ class PersistentShell:
     def close(self) -> None:
         with self._lock:
             self._close_channel()
+
+    @contextmanager
+    def idle(self):
+        """Holds the shell between two commands: none starts until the block ends, so a snapshot taken inside it
+        sees a quiet filesystem. Yields the shell's state."""
+        with self._lock:
+            yield self.state
 
     def exec(self, command: str, timeout: float | None = None, output_cap: int | None = None,
              state: ShellState | None = None) -> ExecResult:

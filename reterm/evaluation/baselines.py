@@ -1,4 +1,4 @@
-"""Agents that need no model: `oracle` (the task's reference solution) and `nop` (does nothing).
+"""The baselines that need no model: `oracle` (the task's reference solution) and `nop` (does nothing).
 
 Both act through the sandbox's persistent shell, exactly as a model's commands would.
 """
@@ -38,28 +38,3 @@ class OracleAgent:
                        SOLUTION_DIR if task.format == "harbor" else f"{SOLUTION_DIR}/solution.sh")
         script = f"{SOLUTION_DIR}/{task.solution.name}"
         return AgentOutcome(steps=[sandbox.exec(f"bash {script}", timeout=task.limits.agent_timeout_sec)])
-
-
-class ModelAgent:
-    """A language model acting through the episode loop (`reterm.agent.episode`). One policy serves every
-    concurrent episode, so their generation requests are batched together."""
-
-    name = "model"
-
-    def __init__(self, policy, config=None):
-        self.policy = policy
-        self.config = config
-
-    def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
-        from reterm.agent.episode import run_episode
-
-        return AgentOutcome(trajectory=run_episode(self.policy, sandbox, task, self.config, verify=True))
-
-
-AGENTS = {"oracle": OracleAgent, "nop": NopAgent, "model": ModelAgent}
-
-
-def make_agent(name: str, **kw):
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
-    return AGENTS[name](**kw)

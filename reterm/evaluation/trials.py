@@ -10,11 +10,35 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reterm.agents import make_agent
-from reterm.sandbox import Backend, SandboxError
+from reterm.agent.episode import run_episode
+from reterm.evaluation.baselines import AgentOutcome, NopAgent, OracleAgent
+from reterm.sandbox import Backend, Sandbox, SandboxError
 from reterm.sandbox.dockerfile import DockerfileError
 from reterm.tasks import Task
 from reterm.verifier import verify
+
+
+class ModelAgent:
+    """A language model acting through the episode loop (`reterm.agent.episode`). One policy serves every
+    concurrent episode, so their generation requests are batched together."""
+
+    name = "model"
+
+    def __init__(self, policy, config=None):
+        self.policy = policy
+        self.config = config
+
+    def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
+        return AgentOutcome(trajectory=run_episode(self.policy, sandbox, task, self.config, verify=True))
+
+
+AGENTS = {"oracle": OracleAgent, "nop": NopAgent, "model": ModelAgent}
+
+
+def make_agent(name: str, **kw):
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
+    return AGENTS[name](**kw)
 
 
 @dataclass

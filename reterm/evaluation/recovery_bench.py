@@ -18,62 +18,20 @@ import dataclasses
 import json
 import os
 import shutil
-import subprocess
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from reterm.sandbox import ShellState, Snapshot
-from reterm.sandbox.base import SandboxSpec
-from reterm.sandbox.resources import new_id, write_owner_file
+from reterm.sandbox import SandboxSpec, Snapshot
 
 STATE_FILE = "state.json"
 
 
-_STATES = ("shell_state", "base_state")
-
-
-def _spec_to_dict(spec: SandboxSpec) -> dict:
-    d = {k: v for k, v in spec.__dict__.items() if k not in _STATES + ("extra",)}
-    return {**d, **{k: getattr(spec, k).to_dict() for k in _STATES if getattr(spec, k) is not None}}
-
-
-def _spec_from_dict(d: dict) -> SandboxSpec:
-    d = dict(d)
-    for k in _STATES:
-        if d.get(k) is not None:
-            d[k] = ShellState.from_dict(d[k])
-    return SandboxSpec(**d)
-
-
-def export_snapshot(snapshot: Snapshot, dest: Path) -> str:
-    """Writes the snapshot's filesystem under `dest`; returns the file name."""
-    if snapshot.backend.name == "local":
-        subprocess.run(["tar", "-C", str(snapshot.ref), "-cf", str(dest / "fs.tar"), "fs"], check=True)
-        return "fs.tar"
-    image = snapshot.backend.client.images.get(snapshot.ref)
-    with open(dest / "image.tar", "wb") as f:
-        for chunk in image.save(named=False):
-            f.write(chunk)
-    return "image.tar"
-
-
-def import_snapshot(backend, state_dir: Path, state: dict) -> Snapshot:
+def restore_snapshot(backend, state_dir: Path, state: dict) -> Snapshot:
     """A live Snapshot on `backend` from an exported state (released like any other)."""
-    spec = _spec_from_dict(state["spec"])
-    if state["backend"] != backend.name:
-        raise ValueError(f"{state_dir}: exported from the {state['backend']} backend; evaluate it with "
-                         f"--backend {state['backend']}")
-    if backend.name == "local":
-        snap_id = new_id("snap")
-        d = backend.root / "snapshots" / snap_id
-        write_owner_file(d, "snapshot", task=spec.task_id)
-        subprocess.run(["tar", "-C", str(d), "-xf", str(state_dir / state["snapshot_file"])], check=True)
-        return Snapshot(backend, snap_id, spec, d)
-    with open(state_dir / state["snapshot_file"], "rb") as f:
-        images = backend.client.images.load(f.read())
-    return Snapshot(backend, new_id("snap"), spec, images[0].id)
+    return backend.import_snapshot(state_dir / state["snapshot_file"], SandboxSpec.from_dict(state["spec"]),
+                                   exported_by=state["backend"])
 
 
 def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None,
@@ -118,12 +76,12 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
                     tmp = states_dir / f".{state_id}.tmp"
                     shutil.rmtree(tmp, ignore_errors=True)
                     tmp.mkdir()
-                    snapshot_file = export_snapshot(snap, tmp)
+                    snapshot_file = backend.export_snapshot(snap, tmp)
                     state = {"id": state_id, "task_id": task.id, "task_path": str(task.path),
                              "category": t.label, "family": task.family, "task_category": task.category,
                              "turn": t.index, "format": traj.format, "model": traj.model, "history": history,
                              "backend": backend.name, "snapshot_file": snapshot_file,
-                             "spec": _spec_to_dict(snap.spec)}
+                             "spec": snap.spec.to_dict()}
                     (tmp / STATE_FILE).write_text(json.dumps(state, indent=1))
                     os.replace(tmp, d)  # a state appears whole or not at all
                     rows.append({k: state[k] for k in ("id", "task_id", "category", "family", "turn")})
@@ -182,7 +140,7 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
     def one_state(item):
         state_dir, state = item
         task = load_task(state["task_path"])
-        snap = import_snapshot(backend, state_dir, state)
+        snap = restore_snapshot(backend, state_dir, state)
         try:
             forks = snap.fork(k)
         finally:
