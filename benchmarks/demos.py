@@ -18,21 +18,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from data_pipeline import build as build_mod  # noqa: E402
+from data_pipeline.recover import run as recover_run  # noqa: E402
+from data_pipeline.synthesize import run as synth_run  # noqa: E402
+from reterm import suites  # noqa: E402
+from reterm.options import BACKENDS, open_backend  # noqa: E402
+
 
 def main() -> int:
-    from data_pipeline import build as build_mod
-    from data_pipeline.recover import run as recover_run
-    from data_pipeline.synthesize import run as synth_run
-    from reterm import suites
-    from reterm.sandbox import make_backend
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", type=int, default=4)
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 2, 4])
-    ap.add_argument("--backend", default="local")
+    ap.add_argument("--backend", default="local", choices=BACKENDS)
     a = ap.parse_args()
     tasks = suites.load("basic", "train")
-    backend = make_backend(a.backend)
+    backend = open_backend(a.backend)
     rows = []
     for j in a.concurrency:
         with tempfile.TemporaryDirectory() as d:

@@ -21,6 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from reterm import suites
+from reterm.options import BASE_IMAGE
 from reterm.sandbox import docker_available, make_backend
 
 # `light`: six quick commands (~0.1 s). `heavy`: what agents typically do before they go wrong — set up an
@@ -57,7 +58,7 @@ def _close_all(boxes):
 
 
 def bench(backend_name: str, tasks, reps: int, prefix: list[str]) -> dict:
-    backend = make_backend(backend_name, image_map={"ubuntu": "reterm/base:bookworm"})
+    backend = make_backend(backend_name, image_map={"ubuntu": BASE_IMAGE})
     fork_t, replay_t, exec_t = [], [], []
     for task in tasks:
         backend.prepare(task)

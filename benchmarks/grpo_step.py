@@ -21,9 +21,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from datasets import Dataset  # noqa: E402
 from transformers import TrainerCallback  # noqa: E402
+from trl import GRPOConfig, GRPOTrainer  # noqa: E402
 
+from reterm import suites  # noqa: E402
+from reterm.agent.episode import instruction_message  # noqa: E402
+from reterm.agent.formats import make_format  # noqa: E402
 from reterm.hardware import cpu_bf16_choice  # noqa: E402
+from reterm.models import DEFAULT_MODEL, load_model_and_tokenizer  # noqa: E402
+from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
 
 
 class StepTimer(TrainerCallback):
@@ -45,21 +52,14 @@ def common(out: str, steps: int) -> dict:
 
 
 def run_plain(model_name: str, steps: int, tasks) -> dict:
-    from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
-
-    from reterm.agent.episode import _instruction_message
-    from reterm.agent.formats import make_format
-    from reterm.training.common import load_policy_model
-
     system = make_format("simple").system_prompt()
     ds = Dataset.from_list([{"prompt": [{"role": "system", "content": system},
-                                        {"role": "user", "content": _instruction_message(t)}]} for t in tasks])
+                                        {"role": "user", "content": instruction_message(t)}]} for t in tasks])
 
     def format_reward(completions, **kw):
         return [1.0 if "```bash" in c[0]["content"] else 0.0 for c in completions]
 
-    model, tok = load_policy_model(model_name)
+    model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = GRPOConfig(**common(out, steps), max_completion_length=64)
         timer = StepTimer()
@@ -71,10 +71,7 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
 
 
 def run_reterm(model_name: str, steps: int, tasks) -> dict:
-    from reterm.training.common import load_policy_model
-    from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer
-
-    model, tok = load_policy_model(model_name)
+    model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024, max_scout_turns=1,
                                 max_recovery_turns=1, max_new_tokens_per_turn=64, refill_tries=0,
@@ -91,11 +88,9 @@ def run_reterm(model_name: str, steps: int, tasks) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=4)
-    ap.add_argument("--model", default="smollm2-135m")
+    ap.add_argument("--model", default=DEFAULT_MODEL)
     ap.add_argument("--json", type=Path, help="also write the raw figures here")
     a = ap.parse_args()
-    from reterm import suites
-
     tasks = suites.load("basic", "train")[:8]
     res = {"plain": run_plain(a.model, a.steps, tasks), "reterm": run_reterm(a.model, a.steps, tasks)}
     med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}

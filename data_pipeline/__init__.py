@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
-from reterm import suites
-from reterm.tasks import load_tasks
+from reterm.options import BACKENDS, SPLIT_HELP, SPLITS, open_backend, select_tasks
 
 
 def add_task_arguments(ap) -> None:
-    """The task selection shared by the steps that run tasks: task dirs, or a bundled suite and split."""
+    """The task selection shared by the steps that run tasks: task dirs, or a suite and split
+    (`reterm.options.select_tasks`, as the `reterm` CLI selects them)."""
     ap.add_argument("paths", nargs="*", help="task dirs (default: the bundled suite)")
-    ap.add_argument("--suite", default="basic", help="bundled task suite to take tasks from (when no paths are given)")
-    ap.add_argument("--split", default="train", choices=suites.SPLITS,
-                    help="which split of the suite: train, heldout_instances (new seeds of the training families), "
-                         "heldout_families (families never trained on), or all")
+    ap.add_argument("--suite", default=None,
+                    help="a bundled task suite or a directory of task dirs (default without paths: basic)")
+    ap.add_argument("--split", default="train", choices=SPLITS, help=SPLIT_HELP)
 
 
 def load_selected_tasks(args):
     """The tasks `add_task_arguments` selected; raises TaskError or ValueError (naming the task) when one is bad."""
-    return load_tasks(args.paths) if args.paths else suites.load(args.suite, args.split)
+    return select_tasks(args.paths, args.suite, args.split)
+
+
+def add_backend_arguments(ap) -> None:
+    """The sandbox backend, as the `reterm` CLI takes it (the pipeline defaults to local, which needs no daemon)."""
+    ap.add_argument("--backend", default="local", choices=BACKENDS,
+                    help="sandbox backend; auto = docker when a daemon answers, else local (bubblewrap)")
+    ap.add_argument("--image-map", action="append", default=[], metavar="SRC=DST",
+                    help="docker backend: run tasks whose image is SRC on local image DST (repeatable; also "
+                         "RETERM_IMAGE_MAP=a=b,c=d)")
+
+
+def open_selected_backend(args):
+    """The backend `add_backend_arguments` selected; raises ValueError or SandboxError saying what to fix."""
+    return open_backend(args.backend, args.image_map)

@@ -116,9 +116,10 @@ def push(out: Path, repo: str, token: str | None = None, api=None) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--attempts", required=True, type=Path, help="shard written by data_pipeline.recover")
-    ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--validation-fraction", type=float, default=0.2)
-    ap.add_argument("--push-to-hub", metavar="REPO")
+    ap.add_argument("--out", required=True, type=Path, help="dataset directory to write (parquet files + card)")
+    ap.add_argument("--validation-fraction", type=float, default=0.2,
+                    help="share of task families held out as the validation split")
+    ap.add_argument("--push-to-hub", metavar="REPO", help="also upload the dataset to this Hub repo (needs HF_TOKEN)")
     args = ap.parse_args(argv)
     try:
         summary = build(args.attempts, args.out, args.validation_fraction)

@@ -19,15 +19,21 @@ import shutil
 import sys
 from pathlib import Path
 
-from data_pipeline import add_task_arguments, load_selected_tasks
+from rich.progress import Progress
+
+from data_pipeline import add_backend_arguments, add_task_arguments, load_selected_tasks, open_selected_backend
 from data_pipeline.shards import Shard
-from reterm.sandbox import make_backend
+from reterm.agent.episode import EpisodeConfig
+from reterm.agent.policy import SamplingConfig, make_policy
+from reterm.evaluation.recovery_bench import build
+from reterm.models import DEFAULT_MODEL
+from reterm.options import POLICIES, REPLY_TOKENS
+from reterm.sandbox import SandboxError
+from reterm.tasks import TaskError
 
 
 def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, max_states_per_episode=3,
         on_done=None) -> dict:
-    from reterm.evaluation.recovery_bench import build
-
     out = Path(out)
     (out / "states").mkdir(parents=True, exist_ok=True)
     with Shard(out / "states.jsonl") as shard:
@@ -64,28 +70,25 @@ def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2,
 
 
 def main(argv=None) -> int:
-    from reterm.agent.episode import EpisodeConfig
-    from reterm.agent.policy import SamplingConfig, make_policy
-    from reterm.models import DEFAULT_MODEL
-    from reterm.tasks import TaskError
-
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_task_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="output directory; re-running resumes it")
-    ap.add_argument("--model", default=DEFAULT_MODEL)
-    ap.add_argument("--policy", default="transformers", choices=["transformers", "openai", "vllm"])
-    ap.add_argument("--base-url", default=None)
-    ap.add_argument("--max-turns", type=int, default=6)
-    ap.add_argument("--max-new-tokens", type=int, default=128)
-    ap.add_argument("--temperature", type=float, default=0.7)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--model", default=DEFAULT_MODEL,
+                    help=f"{DEFAULT_MODEL} (bundled), a local HF checkpoint dir, or a served model's name")
+    ap.add_argument("--policy", default="transformers", choices=POLICIES, help="how the model is run")
+    ap.add_argument("--base-url", default=None, help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)")
+    ap.add_argument("--max-turns", type=int, default=6, help="turn limit of each episode")
+    ap.add_argument("--max-new-tokens", type=int, default=REPLY_TOKENS, help="tokens the model may generate per turn")
+    ap.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (0 = greedy)")
+    ap.add_argument("--seed", type=int, default=0, help="sampling seed")
     ap.add_argument("--max-states", type=int, default=3, help="failure states kept per episode")
-    ap.add_argument("--backend", default="local", choices=["auto", "docker", "local"])
-    ap.add_argument("-j", "--concurrency", type=int, default=8)
+    add_backend_arguments(ap)
+    ap.add_argument("-j", "--concurrency", type=int, default=8, help="episodes running at once")
     args = ap.parse_args(argv)
     try:
         tasks = load_selected_tasks(args)
-    except (TaskError, ValueError) as e:
+        backend = open_selected_backend(args)
+    except (TaskError, ValueError, SandboxError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     sampling = SamplingConfig(max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed)
@@ -95,11 +98,9 @@ def main(argv=None) -> int:
     except (ValueError, FileNotFoundError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from rich.progress import Progress
-
     with Progress() as bar:
         pid = bar.add_task("collect", total=len(tasks))
-        summary = run(policy, tasks, make_backend(args.backend), args.out,
+        summary = run(policy, tasks, backend, args.out,
                       EpisodeConfig(max_turns=args.max_turns), args.concurrency, args.max_states,
                       on_done=lambda t: bar.update(pid, advance=1))
     policy.close()

@@ -20,11 +20,14 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from rich.progress import Progress
+
+from data_pipeline import add_backend_arguments, open_selected_backend
 from data_pipeline.shards import Shard
 from reterm.agent.episode import EpisodeConfig, run_episode
 from reterm.agent.formats import DONE_MARKER
-from reterm.agent.policy import Generation, Policy
-from reterm.sandbox import SandboxSpec, make_backend
+from reterm.agent.policy import Generation, Policy, make_policy
+from reterm.sandbox import SandboxError, SandboxSpec
 from reterm.tasks import load_task
 
 
@@ -133,27 +136,29 @@ def main(argv=None) -> int:
     ap.add_argument("--states", required=True, type=Path, help="shard written by synthesize (or collect)")
     ap.add_argument("--out", required=True, type=Path, help="shard of attempts; re-running resumes it")
     ap.add_argument("--teacher", default="oracle", help="oracle, or a model for --policy")
-    ap.add_argument("--policy", default="transformers", choices=["transformers", "openai"])
-    ap.add_argument("--base-url", default=None)
+    ap.add_argument("--policy", default="transformers", choices=["transformers", "openai"],
+                    help="how a model teacher is run")
+    ap.add_argument("--base-url", default=None, help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)")
     ap.add_argument("-k", type=int, default=1, help="attempts per state")
-    ap.add_argument("--backend", default="local", choices=["auto", "docker", "local"])
-    ap.add_argument("-j", "--concurrency", type=int, default=2)
+    add_backend_arguments(ap)
+    ap.add_argument("-j", "--concurrency", type=int, default=2, help="failure states worked on at once")
     args = ap.parse_args(argv)
     if not args.states.is_file():
         print(f"error: {args.states} does not exist (run data_pipeline.synthesize first)", file=sys.stderr)
         return 2
+    try:
+        backend = open_selected_backend(args)
+    except (ValueError, SandboxError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     policy = None
     if args.teacher != "oracle":
-        from reterm.agent.policy import make_policy
-
         policy = make_policy(args.policy, args.teacher, **({"base_url": args.base_url} if args.policy == "openai"
                                                             else {}))
-    from rich.progress import Progress
-
     n = sum(1 for l in args.states.read_text().splitlines() if l.strip() and '"skipped": true' not in l)
     with Progress() as bar:
         pid = bar.add_task("recover", total=n)
-        summary = run(args.states, args.out, make_backend(args.backend), args.k, args.teacher, policy,
+        summary = run(args.states, args.out, backend, args.k, args.teacher, policy,
                       args.concurrency, on_done=lambda s: bar.update(pid, advance=1))
     print(json.dumps(summary))
     return 0

@@ -16,18 +16,22 @@ snapshot it and fork teacher attempts from it.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from data_pipeline import add_task_arguments, load_selected_tasks
+from rich.progress import Progress
+
+from data_pipeline import add_backend_arguments, add_task_arguments, load_selected_tasks, open_selected_backend
 from data_pipeline.shards import Shard
 from reterm import failures
 from reterm.agent.formats import SimpleFormat, render_result
-from reterm.agent.episode import _instruction_message
-from reterm.sandbox import make_backend
+from reterm.agent.episode import instruction_message
+from reterm.sandbox import SandboxError
+from reterm.tasks import TaskError
 from reterm.verifier import verify
 
 PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps", "wrong_flag", "drop_env_prefix",
@@ -151,7 +155,7 @@ def synthesize_one(backend, task, kind: str, seed: int, timeout: float = 60.0) -
         return None
     fmt = SimpleFormat()
     messages = [{"role": "system", "content": fmt.system_prompt()},
-                {"role": "user", "content": _instruction_message(task)}]
+                {"role": "user", "content": instruction_message(task)}]
     with backend.start(task) as sb:
         for n, step in enumerate(steps):
             r = sb.exec(step, timeout=timeout)
@@ -200,27 +204,22 @@ def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base
 
 
 def main(argv=None) -> int:
-    import json
-
-    from reterm.tasks import TaskError
-
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_task_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="shard file (JSONL); re-running resumes it")
     ap.add_argument("--variants", type=int, default=4, help="seeds per perturbation kind and task")
-    ap.add_argument("--backend", default="local", choices=["auto", "docker", "local"])
-    ap.add_argument("-j", "--concurrency", type=int, default=2)
+    add_backend_arguments(ap)
+    ap.add_argument("-j", "--concurrency", type=int, default=2, help="tasks perturbed at once")
     args = ap.parse_args(argv)
     try:
         tasks = load_selected_tasks(args)
-    except (TaskError, ValueError) as e:
+        backend = open_selected_backend(args)
+    except (TaskError, ValueError, SandboxError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from rich.progress import Progress
-
     with Progress() as bar:
         pid = bar.add_task("synthesize", total=len(tasks) * len(PERTURBATIONS) * args.variants)
-        summary = run(tasks, make_backend(args.backend), args.out, args.variants, args.concurrency,
+        summary = run(tasks, backend, args.out, args.variants, args.concurrency,
                       on_done=lambda s: bar.update(pid, advance=1))
     print(json.dumps(summary))
     return 0

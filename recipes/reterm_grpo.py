@@ -19,24 +19,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from trl import ModelConfig, TrlParser, get_peft_config  # noqa: E402
 
-from reterm.training.common import RecipeError, load_policy_model, resume_checkpoint, setup_wandb  # noqa: E402
+from reterm.models import DEFAULT_MODEL, load_model_and_tokenizer  # noqa: E402
+from reterm.options import select_tasks  # noqa: E402
+from reterm.tasks import TaskError  # noqa: E402
+from reterm.training.common import RecipeError, resume_checkpoint, setup_wandb  # noqa: E402
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
 
 log = logging.getLogger("reterm.grpo")
 
 
 def load_tasks(suite: str, split: str):
-    from reterm import suites
-    from reterm.tasks import TaskError, load_tasks as load_dirs
-
+    """The training tasks; a bad suite or split is a RecipeError naming both."""
     try:
-        if Path(suite).is_dir():
-            return load_dirs([suite])
-        if suite not in suites.names():
-            raise RecipeError(f"suite: {suite!r} is neither a bundled suite ({', '.join(suites.names())}) nor a "
-                              f"directory")
-        return suites.load(suite, split)
-    except (TaskError, KeyError, ValueError) as e:
+        return select_tasks((), suite, split)
+    except (TaskError, ValueError) as e:
         raise RecipeError(f"suite {suite} split {split}: {e}") from e
 
 
@@ -48,7 +44,7 @@ def build_trainer(args: ReTermGRPOConfig, model_args: ModelConfig, backend=None)
     setup_wandb(args.report_to, args.output_dir)
     resume = resume_checkpoint(args.resume_from_checkpoint, args.output_dir)
     tasks = load_tasks(args.suite, args.suite_split)
-    model, tokenizer = load_policy_model(model_args.model_name_or_path or "smollm2-135m", model_args.dtype)
+    model, tokenizer = load_model_and_tokenizer(model_args.model_name_or_path or DEFAULT_MODEL, model_args.dtype)
     trainer = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer, backend=backend,
                                 peft_config=get_peft_config(model_args))
     return trainer, resume

@@ -20,8 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
 
+from reterm.models import DEFAULT_MODEL, load_model_and_tokenizer  # noqa: E402
 from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
-                                    load_policy_model, resume_checkpoint, setup_wandb)
+                                    resume_checkpoint, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
 
 log = logging.getLogger("reterm.sft")
@@ -55,7 +56,7 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
     """The SFTTrainer for these arguments, and the checkpoint to resume from (or None)."""
     setup_wandb(training_args.report_to, training_args.output_dir)
     resume = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
-    model, tokenizer = load_policy_model(model_args.model_name_or_path or "smollm2-135m", model_args.dtype)
+    model, tokenizer = load_model_and_tokenizer(model_args.model_name_or_path or DEFAULT_MODEL, model_args.dtype)
     raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)
     if script_args.dataset_train_split not in raw:
         raise RecipeError(f"dataset {script_args.dataset_name} has no split {script_args.dataset_train_split!r} "

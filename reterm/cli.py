@@ -14,7 +14,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from reterm import suites
-from reterm.tasks import TaskError, load_tasks, validate_paths
+from reterm.agent.formats import FORMATS
+from reterm.evaluation.metrics import summarize_eval
+from reterm.models import DEFAULT_MODEL
+from reterm.options import (BACKENDS, BASE_IMAGE, POLICIES, REPLY_TOKENS, SPLIT_HELP, SPLITS, open_backend,
+                            select_tasks)
+from reterm.sandbox import SandboxError
+from reterm.sandbox.images import build_base
+from reterm.tasks import TaskError, validate_paths
+
+# Imported where used, so `reterm --help` stays fast: the episode loop, policies, trials and the recovery benchmark
+# (they pull in the model loader and both sandbox backends), and gc (the local backend).
 
 console = Console(stderr=True, soft_wrap=True)  # never fold a path or an error message
 EXIT_BAD_INPUT = 2
@@ -37,37 +47,47 @@ def main() -> None:
 
 
 def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str) -> list:
-    if not paths and not suite:
-        suite = "basic"  # the embedded default
     try:
-        tasks = load_tasks(paths) if paths else []
-        if suite:
-            tasks += suites.load(suite, split)
+        return select_tasks(paths, suite, split)
     except (TaskError, ValueError) as e:
         _fail(str(e))
-    if not tasks:
-        _fail("no tasks selected")
-    return tasks
 
 
-def model_options(f):
-    """Options shared by every command that runs a model."""
-    opts = [
-        click.option("--model", "-m", default="smollm2-135m", show_default=True,
-                     help="smollm2-135m (bundled), a local HF checkpoint dir, or a served model's name"),
-        click.option("--policy", type=click.Choice(["transformers", "openai", "vllm"]), default="transformers",
-                     show_default=True, help="how the model is run"),
-        click.option("--base-url", help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)"),
-        click.option("--format", "reply_format", type=click.Choice(["simple", "terminus2"]), default="simple",
-                     show_default=True, help="reply format the model is prompted with"),
-        click.option("--max-turns", type=click.IntRange(1, 1000), default=10, show_default=True),
-        click.option("--max-new-tokens", type=click.IntRange(1, 32768), default=256, show_default=True),
-        click.option("--temperature", type=click.FloatRange(0, 5), default=0.7, show_default=True),
-        click.option("--seed", type=int, default=None, help="sampling seed"),
-    ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return f
+def _with(opts: list):
+    """A decorator applying click decorators `opts` in the order given (so they list in that order in --help)."""
+    def decorate(f):
+        for opt in reversed(opts):
+            f = opt(f)
+        return f
+    return decorate
+
+
+def task_options(default_split: str):
+    """Task dirs and/or a suite, as every command that runs tasks takes them (`reterm.options.select_tasks`)."""
+    return _with([
+        click.argument("task_paths", nargs=-1, type=click.Path()),
+        click.option("--suite", help="a bundled task suite (or a directory of task dirs), instead of or besides "
+                                     "paths (default without paths: basic)"),
+        click.option("--split", type=click.Choice(SPLITS), default=default_split, show_default=True,
+                     help=SPLIT_HELP),
+    ])
+
+
+# Options shared by every command that runs a model.
+model_options = _with([
+    click.option("--model", "-m", default=DEFAULT_MODEL, show_default=True,
+                 help=f"{DEFAULT_MODEL} (bundled), a local HF checkpoint dir, or a served model's name"),
+    click.option("--policy", type=click.Choice(POLICIES), default="transformers", show_default=True,
+                 help="how the model is run"),
+    click.option("--base-url", help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)"),
+    click.option("--format", "reply_format", type=click.Choice(list(FORMATS)), default="simple", show_default=True,
+                 help="reply format the model is prompted with"),
+    click.option("--max-turns", type=click.IntRange(1, 1000), default=10, show_default=True),
+    click.option("--max-new-tokens", type=click.IntRange(1, 32768), default=REPLY_TOKENS, show_default=True,
+                 help="tokens the model may generate per turn"),
+    click.option("--temperature", type=click.FloatRange(0, 5), default=0.7, show_default=True),
+    click.option("--seed", type=int, default=None, help="sampling seed"),
+])
 
 
 def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
@@ -112,11 +132,8 @@ def _run_with_progress(tasks, be, agent, out: Path, concurrency: int, samples: i
 
 
 def _backend_and_output(backend, image_map, allow_internet, output, default_name):
-    from reterm.sandbox import SandboxError, make_backend
-    from reterm.sandbox.dockerfile import parse_image_map
-
     try:
-        be = make_backend(backend, image_map=parse_image_map(image_map), allow_internet=allow_internet)
+        be = open_backend(backend, image_map, allow_internet)
     except (ValueError, SandboxError) as e:
         _fail(str(e))
     out = Path(output or f"runs/{time.strftime('%Y%m%d-%H%M%S')}-{default_name}")
@@ -125,28 +142,20 @@ def _backend_and_output(backend, image_map, allow_internet, output, default_name
     return be, out
 
 
-def sandbox_options(f):
-    opts = [
-        click.option("--backend", type=click.Choice(["auto", "docker", "local"]), default="auto", show_default=True,
-                     help="auto = docker when a daemon answers, else local (bubblewrap)"),
-        click.option("--image-map", "image_map", multiple=True, metavar="SRC=DST",
-                     help="run tasks whose image is SRC on local image DST (repeatable; also "
-                          "RETERM_IMAGE_MAP=a=b,c=d)"),
-        click.option("--allow-internet", is_flag=True, help="let tasks that ask for network have it (off by default)"),
-        click.option("--concurrency", "-j", type=click.IntRange(1, 256), default=2, show_default=True),
-        click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-                     help="run directory (default: runs/<timestamp>-<agent>)"),
-    ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return f
+sandbox_options = _with([
+    click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
+                 help="auto = docker when a daemon answers, else local (bubblewrap)"),
+    click.option("--image-map", "image_map", multiple=True, metavar="SRC=DST",
+                 help="run tasks whose image is SRC on local image DST (repeatable; also RETERM_IMAGE_MAP=a=b,c=d)"),
+    click.option("--allow-internet", is_flag=True, help="let tasks that ask for network have it (off by default)"),
+    click.option("--concurrency", "-j", type=click.IntRange(1, 256), default=2, show_default=True),
+    click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
+                 help="run directory (default: runs/<timestamp>-<agent>)"),
+])
 
 
 @main.command()
-@click.argument("task_paths", nargs=-1, type=click.Path())
-@click.option("--suite", help="a bundled task suite instead of (or besides) paths (default without paths: basic)")
-@click.option("--split", type=click.Choice(suites.SPLITS), default="all", show_default=True,
-              help="with --suite: which split of it")
+@task_options(default_split="all")
 @click.option("--agent", type=click.Choice(["oracle", "nop", "model"]), default="oracle", show_default=True,
               help="oracle: the reference solution; nop: nothing; model: a language model (see --model)")
 @sandbox_options
@@ -166,17 +175,13 @@ def run(task_paths, suite, split, agent, backend, image_map, allow_internet, con
 
 
 @main.command("eval")
-@click.argument("task_paths", nargs=-1, type=click.Path())
-@click.option("--suite", help="a bundled task suite (default without paths: basic)")
-@click.option("--split", type=click.Choice(suites.SPLITS), default="heldout", show_default=True)
+@task_options(default_split="heldout")
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=1, show_default=True, help="samples per task")
 @sandbox_options
 @model_options
 def eval_cmd(task_paths, suite, split, k, backend, image_map, allow_internet, concurrency, output, model, policy,
              base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """pass@1 and unbiased pass@k of a model over K samples per task, per family and category."""
-    from reterm.evaluation.metrics import summarize_eval
-
     tasks = _resolve_task_paths(task_paths, suite, split)
     be, out = _backend_and_output(backend, image_map, allow_internet, output, "eval")
     agent_obj = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature,
@@ -203,9 +208,7 @@ def recovery_bench() -> None:
 
 
 @recovery_bench.command("build")
-@click.argument("task_paths", nargs=-1, type=click.Path())
-@click.option("--suite", help="a bundled task suite (default without paths: basic)")
-@click.option("--split", type=click.Choice(suites.SPLITS), default="heldout", show_default=True)
+@task_options(default_split="heldout")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
 @click.option("--max-states-per-episode", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="keep at most this many error states from one episode (distinct categories first)")
@@ -302,13 +305,11 @@ def tasks_validate(paths) -> None:
 
 
 @tasks.command("list")
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--suite")
-@click.option("--split", type=click.Choice(suites.SPLITS), default="all")
-def tasks_list(paths, suite, split) -> None:
+@task_options(default_split="all")
+def tasks_list(task_paths, suite, split) -> None:
     """One line per task: id, format, category, family."""
     table = Table("task", "format", "category", "family")
-    for t in _resolve_task_paths(paths, suite, split):
+    for t in _resolve_task_paths(task_paths, suite, split):
         table.add_row(t.id, t.format, t.category or "", t.family or "")
     Console().print(table)
 
@@ -319,13 +320,11 @@ def images() -> None:
 
 
 @images.command("build-base")
-@click.option("--tag", default="reterm/base:bookworm", show_default=True)
+@click.option("--tag", default=BASE_IMAGE, show_default=True)
 @click.option("--mirror", help="Debian mirror URL (default: the one this machine's apt uses)")
 @click.option("--force", is_flag=True, help="rebuild even if the image exists")
 def images_build_base(tag, mirror, force) -> None:
     """Build the offline base image (debootstrap minbase + python3, pytest, procps) and import it into Docker."""
-    from reterm.sandbox.images import build_base
-
     try:
         build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False))
     except Exception as e:

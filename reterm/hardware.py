@@ -98,6 +98,15 @@ def on_cpu(use_cpu: bool = False) -> bool:
     return not torch.cuda.is_available()
 
 
+def torch_dtype(name: str):
+    """The torch dtype called `name` (float32, bfloat16, float16); ValueError naming the choices otherwise."""
+    import torch
+
+    if not isinstance(getattr(torch, str(name), None), torch.dtype):
+        raise ValueError(f"dtype {name!r}: expected auto, float32, bfloat16 or float16")
+    return getattr(torch, name)
+
+
 def generation_dtype(requested: str | None = "auto"):
     """The torch dtype to load a model in for generation: `requested` (float32 | bfloat16 | …) when given, else bf16
     where the CPU runs it natively and faster, else float32. On a GPU `auto` keeps float32 (the policy's dtype is the
@@ -105,9 +114,7 @@ def generation_dtype(requested: str | None = "auto"):
     import torch
 
     if requested not in (None, "auto"):
-        if not isinstance(getattr(torch, str(requested), None), torch.dtype):
-            raise ValueError(f"dtype {requested!r}: expected auto, float32, bfloat16 or float16")
-        return getattr(torch, requested)
+        return torch_dtype(requested)
     if on_cpu() and cpu_bf16_choice()[0]:
         return torch.bfloat16
     return torch.float32

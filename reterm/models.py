@@ -14,6 +14,7 @@ import shutil
 import threading
 from pathlib import Path
 
+from reterm.hardware import torch_dtype
 from reterm.sandbox.resources import state_root
 
 DEFAULT_MODEL = "smollm2-135m"
@@ -77,12 +78,17 @@ def resolve_model(name_or_path: str) -> str:
 
 
 def load_model_and_tokenizer(name_or_path: str, dtype=None):
-    import torch
+    """Model + tokenizer, for generation and for the training recipes alike. `dtype`: a torch dtype, its name
+    (`float32`, `bfloat16`, ...: TRL's `ModelConfig.dtype`), or None / `auto` for the checkpoint's own type."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     path = resolve_model(name_or_path)
+    if dtype in (None, "auto"):
+        dtype = "auto"
+    elif isinstance(dtype, str):
+        dtype = torch_dtype(dtype)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype)
     tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype or torch.float32)
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
     return model, tokenizer

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from reterm.options import BASE_IMAGE
+
 _HOME = tempfile.mkdtemp(prefix="reterm-test-home-")
 os.environ["RETERM_HOME"] = _HOME
 os.environ.pop("RETERM_IMAGE_MAP", None)
-
-BASE_IMAGE = "reterm/base:bookworm"
 
 
 def _docker_problem() -> str | None:

@@ -169,13 +169,13 @@ def test_fork_from_start_is_plain_multi_turn_grpo(tmp_path, fresh_model, tokeniz
     out = tr._generate_and_score_completions(batch(tasks))
     assert [g.category for g in tr.last_groups] == ["start", "start"]
     assert tr.last_rollout_stats["scouts"] == 0
-    from reterm.agent.episode import _instruction_message
+    from reterm.agent.episode import instruction_message
     from reterm.agent.formats import make_format
 
     for gi, t in enumerate(tasks):
         start = tokenizer.apply_chat_template(
             [{"role": "system", "content": make_format("simple").system_prompt()},
-             {"role": "user", "content": _instruction_message(t)}], add_generation_prompt=True, tokenize=False)
+             {"role": "user", "content": instruction_message(t)}], add_generation_prompt=True, tokenize=False)
         for r in range(4 * gi, 4 * gi + 4):
             ids = out["prompt_ids"][r][out["prompt_mask"][r].bool()].tolist()
             assert tokenizer.decode(ids) == start
@@ -295,7 +295,7 @@ def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
     require_docker()
     from reterm import suites
     from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED
-    from reterm.training.common import load_policy_model
+    from reterm.models import load_model_and_tokenizer
 
     backend = get_backend("docker")
     client = backend.client
@@ -305,7 +305,7 @@ def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
                 len(client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"})))
 
     start = census()
-    model, tok = load_policy_model("smollm2-135m")
+    model, tok = load_model_and_tokenizer("smollm2-135m")
     tasks = [t for t in suites.load("basic", "train") if t.id in ("exec-bit-00", "csv-totals-00")]
     args = config(tmp_path, per_device_train_batch_size=4, num_generations=2, max_steps=2, max_scout_turns=2,
                   max_recovery_turns=1, max_new_tokens_per_turn=48, learning_rate=1e-6, sandbox_backend="docker")

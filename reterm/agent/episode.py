@@ -19,6 +19,7 @@ from reterm.agent.policy import Policy
 from reterm.agent.trajectory import Trajectory, Turn
 from reterm.sandbox import Sandbox, SandboxError
 from reterm.tasks import Task
+from reterm.verifier import verify as run_verifier
 
 
 @dataclass
@@ -56,8 +57,53 @@ def truncate_to_tokens(text: str, max_tokens: int, tokenizer=None) -> str:
     return f"{head}\n[... {len(ids) - 2 * half} tokens omitted ...]\n{tail}"
 
 
-def _instruction_message(task: Task) -> str:
+def instruction_message(task: Task) -> str:
     return f"Task:\n{task.instruction.strip()}\n\nYou are in a fresh terminal. Start working on the task."
+
+
+def _first_messages(fmt, task: Task, history: list[dict] | None) -> list[dict]:
+    """The conversation an episode starts from: system prompt and instruction, or a copy of `history`."""
+    if history is None:
+        return [{"role": "system", "content": fmt.system_prompt()},
+                {"role": "user", "content": instruction_message(task)}]
+    if not history or history[-1]["role"] != "user":
+        raise ValueError("history must end with a user message (the observation of the failure state)")
+    return [dict(m) for m in history]
+
+
+def _exec_commands(sandbox: Sandbox, turn: Turn, commands: list[str], cfg: EpisodeConfig, deadline: float,
+                   tok) -> tuple[list[str], str | None]:
+    """Runs a reply's commands in order while the agent's time lasts, recording each result on `turn`. Returns the
+    rendered results and, when the sandbox itself broke, why (the episode ends there)."""
+    pieces: list[str] = []
+    budget = max(32, cfg.observation_tokens // max(1, len(commands)))
+    for command in commands:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            res = sandbox.exec(command, timeout=min(cfg.command_timeout_s, remaining))
+        except SandboxError as e:
+            return pieces, f"sandbox failed during the episode: {e}"
+        turn.results.append(res.to_dict())
+        pieces.append(render_result(command, truncate_to_tokens(res.output, budget, tok), res.exit_code,
+                                    res.timed_out, res.truncated))
+    return pieces, None
+
+
+def _extend_ids(tok, messages: list[dict], reply_ids: list[int], turn: Turn, ids: list[int], text_so_far: str) -> str:
+    """Appends the reply's sampled ids and the new observation's ids to `ids` (recording the latter on `turn`);
+    returns the conversation's rendered text up to the next generation prompt."""
+    text_so_far += tok.decode(reply_ids, skip_special_tokens=False)
+    ids.extend(reply_ids)
+    full = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    if not full.startswith(text_so_far):
+        # The reply's text renders differently from its tokens (special tokens inside it): continue from the
+        # template's rendering of the assistant turn; the ids already recorded stay as sampled.
+        text_so_far = tok.apply_chat_template(messages[:-1], tokenize=False)
+    turn.observation_ids = tok.encode(full[len(text_so_far):], add_special_tokens=False)
+    ids.extend(turn.observation_ids)
+    return full
 
 
 def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeConfig | None = None,
@@ -77,13 +123,7 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     traj = Trajectory(task_id=task.id, model=getattr(policy, "model_name", policy.name), format=fmt.name,
                       category=task.category, family=task.family)
     traj.snapshots = {}
-    if history is not None:
-        if not history or history[-1]["role"] != "user":
-            raise ValueError("history must end with a user message (the observation of the failure state)")
-        traj.messages = [dict(m) for m in history]
-    else:
-        traj.messages = [{"role": "system", "content": fmt.system_prompt()},
-                         {"role": "user", "content": _instruction_message(task)}]
+    traj.messages = _first_messages(fmt, task, history)
     ids: list[int] | None = None
     text_so_far = ""
     if tok is not None:
@@ -111,21 +151,8 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
         traj.messages.append({"role": "assistant", "content": gen.text})
         parsed = fmt.parse(gen.text)
         turn.commands, turn.said_done, turn.parse_error = parsed.commands, parsed.done, parsed.error
-        pieces: list[str] = []
         t0 = time.monotonic()
-        budget = max(32, cfg.observation_tokens // max(1, len(parsed.commands)))
-        for command in parsed.commands:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            try:
-                res = sandbox.exec(command, timeout=min(cfg.command_timeout_s, remaining))
-            except SandboxError as e:
-                traj.infra_error = f"sandbox failed during the episode: {e}"
-                break
-            turn.results.append(res.to_dict())
-            pieces.append(render_result(command, truncate_to_tokens(res.output, budget, tok), res.exit_code,
-                                        res.timed_out, res.truncated))
+        pieces, traj.infra_error = _exec_commands(sandbox, turn, parsed.commands, cfg, deadline, tok)
         turn.exec_seconds = time.monotonic() - t0
         exec_total += turn.exec_seconds
         turn.label = failures.classify_step(turn.results, turn.parse_error, failed_commands, turn.commands)
@@ -146,17 +173,7 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
         turn.observation = observation
         traj.messages.append({"role": "user", "content": observation})
         if ids is not None:
-            text_so_far += tok.decode(gen.token_ids, skip_special_tokens=False)
-            ids.extend(gen.token_ids)
-            full = tok.apply_chat_template(traj.messages, add_generation_prompt=True, tokenize=False)
-            if not full.startswith(text_so_far):
-                # The reply's text renders differently from its tokens (special tokens inside it): continue from the
-                # template's rendering of the assistant turn; the ids already recorded stay as sampled.
-                text_so_far = tok.apply_chat_template(traj.messages[:-1], tokenize=False)
-            delta = full[len(text_so_far):]
-            turn.observation_ids = tok.encode(delta, add_special_tokens=False)
-            ids.extend(turn.observation_ids)
-            text_so_far = full
+            text_so_far = _extend_ids(tok, traj.messages, gen.token_ids, turn, ids, text_so_far)
         if parsed.done:
             traj.stop_reason = "done"
             break
@@ -169,8 +186,6 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
 
 def score_episode(traj: Trajectory, sandbox: Sandbox, task: Task) -> Trajectory:
     """Runs the task's verifier in `sandbox` and records the reward, and the final-turn label when the tests fail."""
-    from reterm.verifier import verify as run_verifier
-
     t0 = time.monotonic()
     v = run_verifier(sandbox, task)
     traj.timings["verify"] = round(time.monotonic() - t0, 3)

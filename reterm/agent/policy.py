@@ -16,6 +16,10 @@ import threading
 import time
 from dataclasses import dataclass
 
+from reterm.hardware import generation_dtype
+from reterm.models import load_model_and_tokenizer
+from reterm.options import POLICIES, REPLY_TOKENS
+
 
 @dataclass
 class Generation:
@@ -27,7 +31,7 @@ class Generation:
 
 @dataclass
 class SamplingConfig:
-    max_new_tokens: int = 256
+    max_new_tokens: int = REPLY_TOKENS
     temperature: float = 0.7
     top_p: float = 1.0
     seed: int | None = None
@@ -58,9 +62,6 @@ class TransformersPolicy(Policy):
     def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
                  batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto"):
         import torch
-
-        from reterm.hardware import generation_dtype
-        from reterm.models import load_model_and_tokenizer
 
         if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
             model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
@@ -292,4 +293,4 @@ def make_policy(kind: str, model: str, sampling: SamplingConfig | None = None, *
         return OpenAIPolicy(model, sampling=sampling, **kw)
     if kind == "vllm":
         return VLLMPolicy(model, sampling, **kw)
-    raise ValueError(f"unknown policy {kind!r}; choose transformers, openai or vllm")
+    raise ValueError(f"unknown policy {kind!r}; choose one of {', '.join(POLICIES)}")

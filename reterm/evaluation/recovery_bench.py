@@ -23,7 +23,9 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from reterm.agent.episode import run_episode
 from reterm.sandbox import SandboxSpec, Snapshot
+from reterm.tasks import load_task
 
 STATE_FILE = "state.json"
 
@@ -40,8 +42,6 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
 
     With `max_states_per_episode`, only the first error turns of each episode are kept, preferring a category the
     episode has not contributed yet (a small model can repeat one error for many turns)."""
-    from reterm.agent.episode import run_episode
-
     states_dir = out / "states"
     states_dir.mkdir(parents=True, exist_ok=True)
     cfg = dataclasses.replace(episode_config, snapshot_on_error=True)
@@ -130,9 +130,6 @@ def load_states(bench_dir: Path) -> list[tuple[Path, dict]]:
 def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurrency: int = 2,
              on_attempt=None) -> dict:
     """K continuations from every frozen state; recovery rate per error category."""
-    from reterm.agent.episode import run_episode
-    from reterm.tasks import load_task
-
     states = load_states(bench_dir)
     attempts: list[dict] = []
     lock = threading.Lock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, fork
 from reterm.sandbox.shell import ExecResult, SandboxError, ShellState
 
-BACKENDS = ("docker", "local", "auto")
+BACKENDS = ("auto", "docker", "local")
 
 
 def docker_available() -> bool:
@@ -27,6 +27,7 @@ def make_backend(name: str = "auto", image_map: dict[str, str] | None = None, al
         raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
     if name == "auto":
         name = "docker" if docker_available() else "local"
+    # The backends are imported on first use: every entry point imports this package, `reterm --help` included.
     if name == "docker":
         from reterm.sandbox.docker_backend import DockerBackend
 

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
+from reterm.sandbox.images import BASE_TAG
 from reterm.sandbox.resources import labels, new_id
-from reterm.sandbox.shell import PersistentShell, SandboxError, ShellState
+from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
-BASE_IMAGE = "reterm/base:bookworm"
 DOCKER_BUILD_VERSION = "1"
 
 
@@ -171,7 +171,7 @@ class DockerBackend(Backend):
 
     def _require(self, image: str, where: str) -> None:
         if not self._exists(image):
-            hint = f"--image-map {image}={BASE_IMAGE}"
+            hint = f"--image-map {image}={BASE_TAG}"
             raise ImageNotFound(
                 f"{where}: image {image!r} is not present locally and ReTerm never pulls. Build or load it, or "
                 f"map it onto a local image, e.g. `{hint}` (build that one with `reterm images build-base`)"
@@ -251,7 +251,7 @@ class DockerBackend(Backend):
         return SandboxSpec(
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, env), cpus=task.limits.cpus,
             memory_mb=task.limits.memory_mb, pids=task.limits.pids,
-            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or 64 * 1024,
+            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
         )
 
     def prepare(self, task) -> str:

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from reterm.sandbox.images import BASE_TAG
+
 
 class DockerfileError(ValueError):
     def __init__(self, path: Path, line: int, message: str):
@@ -62,13 +64,14 @@ def parse(path: Path, text: str | None = None) -> list[Instruction]:
 
 
 def parse_image_map(items) -> dict[str, str]:
-    """`SRC=DST` pairs from flags and the RETERM_IMAGE_MAP variable (comma separated); flags win."""
+    """`SRC=DST` pairs from the RETERM_IMAGE_MAP variable and `items` (flags or a config value), each of them comma
+    separated; `items` win."""
     mapping: dict[str, str] = {}
-    env = os.environ.get("RETERM_IMAGE_MAP", "")
-    for item in [i for i in env.split(",") if i.strip()] + list(items or []):
+    sources = [os.environ.get("RETERM_IMAGE_MAP", ""), *(items or [])]
+    for item in [i for source in sources for i in source.split(",") if i.strip()]:
         src, sep, dst = item.partition("=")
         if not sep or not src.strip() or not dst.strip():
-            raise ValueError(f"image map entry {item!r} must look like SRC=DST (e.g. ubuntu:22.04=reterm/base:bookworm)")
+            raise ValueError(f"image map entry {item!r} must look like SRC=DST (e.g. ubuntu:22.04={BASE_TAG})")
         mapping[src.strip()] = dst.strip()
     return mapping
 

@@ -13,6 +13,7 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reterm.sandbox.local import Cgroup, list_state_dirs, remove_stale_cgroups
 from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, remove_tree, state_root
 
 
@@ -62,8 +63,6 @@ def gc_docker(report: GcReport, all_hosts: bool = False, client=None) -> None:
 
 
 def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:
-    from reterm.sandbox.local import Cgroup, list_state_dirs, remove_stale_cgroups
-
     root = Path(root) if root else state_root()
     for d, owner in list_state_dirs(root):
         if not _dead((owner or {}).get("owner"), all_hosts):

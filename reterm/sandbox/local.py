@@ -40,7 +40,7 @@ from pathlib import Path
 from reterm.sandbox import dockerfile as dfile
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
 from reterm.sandbox.resources import new_id, read_owner_file, remove_tree, state_root, write_owner_file
-from reterm.sandbox.shell import PersistentShell, SandboxError, ShellState
+from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
 log = logging.getLogger(__name__)
 
@@ -461,7 +461,7 @@ class LocalBackend(Backend):
                 dest = self._copy_args(path, ins, {**args, **penv})[1]
                 self._writable_top(path, ins, os.path.join(pwork, dest), fs)
         spec = SandboxSpec(task.id, "/", ShellState("/", dict(env)), task.limits.cpus, task.limits.memory_mb,
-                           task.limits.pids, network=False, output_cap=self.output_cap or 64 * 1024)
+                           task.limits.pids, network=False, output_cap=self.output_cap or DEFAULT_OUTPUT_CAP)
         box = LocalSandbox(self, spec, fs, copy=False)
         deadline = time.monotonic() + task.limits.build_timeout_sec
         try:
@@ -572,7 +572,7 @@ class LocalBackend(Backend):
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, dict(meta["env"])),
             cpus=task.limits.cpus, memory_mb=task.limits.memory_mb, pids=task.limits.pids,
             network=bool(task.allow_internet and self.allow_internet),
-            output_cap=self.output_cap or 64 * 1024,
+            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
         )
 
     def start(self, task, progress=None) -> LocalSandbox:

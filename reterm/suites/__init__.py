@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from reterm.tasks import load_tasks
+
 ROOT = Path(__file__).parent
 
 
@@ -39,7 +41,5 @@ def split_ids(name: str, split: str) -> list[str]:
 
 
 def load(name: str, split: str = "all"):
-    from reterm.tasks import load_tasks
-
     d = tasks_dir(name)
     return load_tasks([d / task_id for task_id in split_ids(name, split)])

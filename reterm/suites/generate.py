@@ -21,6 +21,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from reterm.sandbox.images import BASE_TAG
+
 SUITE_DIR = Path(__file__).parent / "basic"
 VARIANTS = 6  # training instances of each family
 HELDOUT_INSTANCES = 2  # new seeds of each training family, never trained on (ids end in -hNN)
@@ -40,7 +42,7 @@ fi
 """
 
 # Every family starts from the offline base image with its files under /app.
-DOCKERFILE = "FROM reterm/base:bookworm\nWORKDIR /app\nCOPY files/ /app/\n"
+DOCKERFILE = f"FROM {BASE_TAG}\nWORKDIR /app\nCOPY files/ /app/\n"
 
 WORDS = ["alpha", "bravo", "cedar", "delta", "ember", "fjord", "gamma", "harbor", "indigo", "juniper", "kepler",
          "lumen", "maple", "nova", "orbit", "pixel", "quartz", "raven", "sierra", "tango", "umber", "vertex"]

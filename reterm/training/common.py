@@ -1,4 +1,5 @@
-"""Pieces both recipes need: model resolution, wandb mode, checkpoint resumption, dataset loading."""
+"""Pieces both recipes need: the SFT config, wandb mode, checkpoint resumption, dataset loading. (The model
+loader is `reterm.models.load_model_and_tokenizer`, shared with generation.)"""
 
 from __future__ import annotations
 
@@ -47,22 +48,6 @@ def resume_checkpoint(value, output_dir: str) -> str | None:
     if not Path(str(value)).is_dir():
         raise RecipeError(f"resume_from_checkpoint: {value} is not a directory")
     return str(value)
-
-
-def load_policy_model(name_or_path: str, dtype: str | None = None):
-    """Model + tokenizer; `smollm2-135m` (the default) resolves to the locally converted checkpoint."""
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from reterm.models import resolve_model
-
-    path = resolve_model(name_or_path)
-    torch_dtype = getattr(torch, dtype) if dtype not in (None, "auto") else "auto"
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    return model, tokenizer
 
 
 def load_demonstrations(name: str, config: str | None = None):

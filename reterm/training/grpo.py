@@ -50,6 +50,7 @@ from reterm.agent.episode import EpisodeConfig, run_episode, score_episode
 from reterm.agent.policy import Generation, SamplingConfig
 from reterm.agent.trajectory import Trajectory
 from reterm.hardware import CpuPrecisionMixin
+from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS, open_backend
 from reterm.training.lockstep import LockstepGenerator
 
 FORK_FROM = ("failure", "start")
@@ -78,7 +79,7 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
     max_scout_turns: int = field(default=6, metadata={"help": "Turn limit of the scout episode."})
     max_recovery_turns: int = field(default=3, metadata={
         "help": "Turn limit of each recovery attempt (and of each episode with fork_from: start)."})
-    max_new_tokens_per_turn: int = field(default=64, metadata={
+    max_new_tokens_per_turn: int = field(default=REPLY_TOKENS, metadata={
         "help": "Tokens the policy may generate per turn (transformers generation; vLLM uses max_completion_length)."})
     observation_tokens: int = field(default=256, metadata={"help": "Token budget of one observation."})
     max_context_tokens: int = field(default=2048, metadata={"help": "An episode ends when its context would exceed this."})
@@ -92,17 +93,19 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
         "help": "Subtracted when an attempt claims completion while the tests fail (off at 0)."})
     penalty_blind_kill: float = field(default=0.0, metadata={
         "help": "Subtracted when an attempt kills processes without first looking at them (ps/pgrep/top; off at 0)."})
-    sandbox_backend: str = field(default="local", metadata={"help": "Sandbox backend: local | docker | auto."})
+    sandbox_backend: str = field(default="local", metadata={"help": f"Sandbox backend: {' | '.join(BACKENDS)}."})
     sandbox_concurrency: int = field(default=16, metadata={"help": "Most sandboxes running episodes at once."})
     image_map: str | None = field(default=None, metadata={
-        "help": "Docker image map 'FROM=TO,...' for task images that cannot be pulled (docker backend)."})
-    suite: str = field(default="basic", metadata={"help": "Bundled task suite, or a directory of task dirs."})
-    suite_split: str = field(default="train", metadata={"help": "Split of the bundled suite: train | heldout | all."})
+        "help": "Docker image map 'FROM=TO,...' for task images that cannot be pulled (docker backend); added to "
+                "RETERM_IMAGE_MAP."})
+    suite: str = field(default=DEFAULT_SUITE, metadata={"help": "Bundled task suite, or a directory of task dirs."})
+    suite_split: str = field(default="train", metadata={
+        "help": f"Split of the bundled suite: {' | '.join(SPLITS)}."})
 
     def __post_init__(self):
         super().__post_init__()
         checks = [("fork_from", FORK_FROM), ("fork_point", FORK_POINTS), ("on_success", ON_SUCCESS),
-                  ("reward_mode", REWARD_MODES), ("sandbox_backend", ("local", "docker", "auto"))]
+                  ("reward_mode", REWARD_MODES), ("sandbox_backend", BACKENDS), ("suite_split", SPLITS)]
         for name, allowed in checks:
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
@@ -207,9 +210,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         if missing:
             raise ValueError(f"train_dataset names tasks that were not given: {sorted(missing)[:5]}")
         if backend is None:
-            from reterm.sandbox import make_backend
-
-            backend = make_backend(args.sandbox_backend, image_map=_parse_image_map(args.image_map))
+            backend = open_backend(args.sandbox_backend, [args.image_map] if args.image_map else [])
         self.backend = backend
         self._batch_inputs: list[dict] | None = None
         self._generate_many = generate_many
@@ -591,15 +592,3 @@ class ReTermGRPOTrainer(GRPOTrainer):
 def task_row(task) -> dict:
     """A dataset row for a task: the prompt TRL logs (the instruction) and the task id the rollout uses."""
     return {"prompt": [{"role": "user", "content": task.instruction.strip()}], "task_id": task.id}
-
-
-def _parse_image_map(value: str | None) -> dict[str, str]:
-    if not value:
-        return {}
-    out = {}
-    for part in value.split(","):
-        if "=" not in part:
-            raise ValueError(f"image_map: {part!r} is not FROM=TO")
-        k, v = part.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
