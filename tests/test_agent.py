@@ -130,9 +130,9 @@ def test_commands_run_in_the_persistent_shell_and_failures_are_labelled(tokenize
                           failures.PREMATURE_COMPLETION]
         assert "agent\n/app" in traj.turns[4].observation
         assert "No command found" in traj.turns[2].observation
-        states = traj.failure_states()
-        assert [s["turn"] for s in states] == [0, 1, 2, 5] and states[0]["category"] == failures.WRONG_PATH
-        snap = traj.snapshots[states[0]["snapshot_id"]]
+        assert [t.index for t in traj.turns if t.label != failures.OK] == [0, 1, 2, 5]
+        assert traj.turns[0].label == failures.WRONG_PATH
+        snap = traj.snapshots[traj.turns[0].snapshot_id]
         [fork] = snap.fork(1)  # the state right after the first error can be forked later
         assert fork.exec("pwd").output == "/app\n"
         fork.close()

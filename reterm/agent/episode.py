@@ -122,7 +122,6 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     tok = policy.tokenizer
     traj = Trajectory(task_id=task.id, model=getattr(policy, "model_name", policy.name), format=fmt.name,
                       category=task.category, family=task.family)
-    traj.snapshots = {}
     traj.messages = _first_messages(fmt, task, history)
     ids: list[int] | None = None
     text_so_far = ""

@@ -10,8 +10,12 @@ and the next generation prompt). `token_ids()` concatenates them; `loss_mask()` 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reterm.sandbox import Snapshot
 
 
 @dataclass
@@ -49,6 +53,9 @@ class Trajectory:
     category: str | None = None
     family: str | None = None
     timings: dict = field(default_factory=dict)
+    # Live snapshots taken during the episode (`EpisodeConfig.snapshot_on_error`), by id; handles to this machine's
+    # sandboxes, so never saved. Whoever runs the episode releases them (fork_points.choose takes them over).
+    snapshots: dict[str, Snapshot] = field(default_factory=dict, repr=False, compare=False)
 
     # -- tokens ----------------------------------------------------------------------------------------------
     @property
@@ -69,15 +76,11 @@ class Trajectory:
             mask += [0] * len(t.observation_ids or [])
         return mask
 
-    # -- failures --------------------------------------------------------------------------------------------
-    def failure_states(self) -> list[dict]:
-        """Candidate fork points: every turn that ended in an error, with its category."""
-        return [{"turn": t.index, "category": t.label, "snapshot_id": t.snapshot_id}
-                for t in self.turns if t.label != "ok"]
-
     # -- export ----------------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(replace(self, snapshots={}))
+        del d["snapshots"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Trajectory":

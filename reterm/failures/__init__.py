@@ -1,4 +1,7 @@
-"""Failure taxonomy and the step classifier.
+"""Failures: the taxonomy and step classifier (here), the failure state (`state.py`: `FailureState` and its one file
+schema) and the choice of fork points from a trajectory (`fork_points.py`).
+
+Taxonomy and step classifier.
 
 Every step of a trajectory gets one label: `ok` or an error category. The rules live in one table (`RULES`), checked
 in order; the first whose pattern matches a failed command's output (or whose exit code matches) wins. Add a rule by
