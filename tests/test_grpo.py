@@ -20,7 +20,9 @@ from transformers import TrainerCallback
 from conftest import get_backend, harbor_task
 from reterm.agent.policy import Generation
 from reterm.tasks import load_task
-from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer, behaviour_penalties, task_row
+from reterm.sandbox.base import Snapshot
+from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer, task_row
+from reterm.training.rollout import behaviour_penalties
 
 TOUCH_OK = "```bash\ntouch /app/ok\n```"
 FAIL = "```bash\ncd /app && export X=$RANDOM && echo $X > r && cat missing\n```"
@@ -127,10 +129,10 @@ def test_groups_masks_and_rewards(tmp_path, fresh_model, tokenizer, tasks, scout
     assert torch.allclose(adv.sum(1), torch.zeros(2), atol=1e-5)  # group-relative
 
 
-def test_forks_of_a_group_start_from_the_same_state(tmp_path, fresh_model, tokenizer, tasks):
+def test_forks_of_a_group_start_from_the_same_state(tmp_path, fresh_model, tokenizer, tasks, monkeypatch):
     tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, first_turn=[FAIL])
     seen = []
-    original = tr._fork
+    original = Snapshot.fork
 
     def fork_and_hash(snapshot, n):
         boxes = original(snapshot, n)
@@ -142,7 +144,7 @@ def test_forks_of_a_group_start_from_the_same_state(tmp_path, fresh_model, token
         seen.append(digests)
         return boxes
 
-    tr._fork = fork_and_hash
+    monkeypatch.setattr(Snapshot, "fork", fork_and_hash)
     tr._generate_and_score_completions(batch(tasks))
     assert len(seen) == 2
     for digests in seen:
@@ -352,52 +354,3 @@ def test_grpo_recipe_with_a_tiny_model_and_a_bad_suite(tmp_path, tiny_model_dir,
     assert "nowhere" in capsys.readouterr().err
     assert rec.main(common + ["--max_steps", "1", "--save_strategy", "no"]) == 0
     assert (tmp_path / "o" / "model.safetensors").exists()
-
-
-class _Snap:
-    def __init__(self, name):
-        self.name, self.released = name, False
-
-    def release(self):
-        self.released = True
-
-
-def _scout(said_done: bool):
-    from reterm.agent.trajectory import Trajectory, Turn
-
-    t = Trajectory(task_id="x", model="m", format="simple")
-    t.messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "task"}]
-    labels = ["wrong_path", "ok", "syntax_error", "ok"]
-    for i, lab in enumerate(labels):
-        t.messages += [{"role": "assistant", "content": f"r{i}"}, {"role": "user", "content": f"o{i}"}]
-        t.turns.append(Turn(i, f"r{i}", label=lab, observation=f"o{i}",
-                            snapshot_id=f"s{i}" if lab != "ok" else None, said_done=said_done and i == 3))
-    t.snapshots = {f"s{i}": _Snap(f"s{i}") for i, lab in enumerate(labels) if lab != "ok"}
-    t.reward, t.passed = 0.0, False
-    return t
-
-
-@pytest.mark.parametrize("point,said_done,order", [
-    ("first", False, ["s0", "s2", "final"]),
-    ("last", False, ["s2", "s0", "final"]),
-    ("final", True, ["final", "s2", "s0"]),
-    ("final", False, ["s2", "s0", "final"]),
-])
-def test_fork_point_strategies(tmp_path, fresh_model, tokenizer, tasks, point, said_done, order):
-    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, fork_point=point)
-    traj = _scout(said_done)
-    snaps = dict(traj.snapshots)
-    final = _Snap("final")
-    states = tr._fork_states(traj, final, tr._rng("t"))
-    assert [s.snapshot.name for s in states] == order
-    by_name = {s.snapshot.name: s for s in states}
-    assert by_name["s2"].history[-1] == {"role": "user", "content": "o2"} and len(by_name["s2"].history) == 8
-    assert by_name["s2"].category == "syntax_error"
-    assert "did not pass" in by_name["final"].history[-1]["content"]
-    assert not any(s.released for s in [*snaps.values(), final])  # handed over, to be released by the caller
-    # a passing scout hands back nothing and releases everything
-    traj = _scout(False)
-    traj.passed, traj.reward = True, 1.0
-    final = _Snap("final")
-    assert tr._fork_states(traj, final, tr._rng("t")) == [] and final.released
-    assert all(s.released for s in traj.snapshots.values())

@@ -5,6 +5,7 @@
 - `OpenAIPolicy`: any OpenAI-compatible chat endpoint (vLLM `serve`, SGLang, hosted APIs), with a concurrency limit,
   retries with backoff and timeouts; logprobs when the server returns them, no token ids.
 - `VLLMPolicy`: in-process vLLM engine, only with the `vllm` extra installed (GPU).
+Both local ones are `TokenPolicy`s: they render prompts with their own tokenizer and generate from token ids.
 """
 
 from __future__ import annotations
@@ -56,7 +57,28 @@ class Policy:
         pass
 
 
-class TransformersPolicy(Policy):
+class TokenPolicy(Policy):
+    """A policy that generates from token ids with a tokenizer of its own (a local model): prompts are rendered by
+    the chat template, and `generate_many` turns a batch of prompt ids into generations with ids and logprobs."""
+
+    def __init__(self, model_name: str, tokenizer, sampling: SamplingConfig | None = None):
+        self.model_name = model_name
+        self.tokenizer = tokenizer
+        self.sampling = sampling or SamplingConfig()
+        self.stats = {"batches": 0, "sequences": 0, "gen_seconds": 0.0}
+
+    def render_prompt(self, messages: list[dict]) -> list[int]:
+        return list(self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
+                                                       return_dict=True)["input_ids"])
+
+    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        return self.generate_many([prompt_ids if prompt_ids is not None else self.render_prompt(messages)])[0]
+
+    def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
+        raise NotImplementedError
+
+
+class TransformersPolicy(TokenPolicy):
     name = "transformers"
 
     def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
@@ -65,10 +87,8 @@ class TransformersPolicy(Policy):
 
         if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
             model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
-        self.model_name = model_name
+        super().__init__(model_name, tokenizer, sampling)
         self.model = model.eval()
-        self.tokenizer = tokenizer
-        self.sampling = sampling or SamplingConfig()
         self.max_batch = max_batch
         self.batch_wait_s = batch_wait_s
         self._torch = torch
@@ -76,7 +96,6 @@ class TransformersPolicy(Policy):
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="reterm-generate", daemon=True)
         self._thread.start()
-        self.stats = {"batches": 0, "sequences": 0, "gen_seconds": 0.0}
         if self.sampling.seed is not None:
             torch.manual_seed(self.sampling.seed)
 
@@ -87,11 +106,8 @@ class TransformersPolicy(Policy):
         ids.update(gen_eos if isinstance(gen_eos, list) else [gen_eos] if gen_eos is not None else [])
         return {i for i in ids if i is not None}
 
-    def render_prompt(self, messages: list[dict]) -> list[int]:
-        return list(self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
-                                                       return_dict=True)["input_ids"])
-
     def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
+        """Through the batching thread: concurrent episodes' requests share one model call."""
         ids = prompt_ids if prompt_ids is not None else self.render_prompt(messages)
         box = {"ids": ids, "done": threading.Event()}
         self._requests.put(box)
@@ -219,7 +235,7 @@ class OpenAIPolicy(Policy):
         raise RuntimeError(f"{self.base_url}: no answer after {self.max_retries + 1} tries: {last}")
 
 
-class VLLMPolicy(TransformersPolicy):
+class VLLMPolicy(TokenPolicy):
     """In-process vLLM (GPU). Same token bookkeeping as `TransformersPolicy`; generation through vLLM."""
 
     name = "vllm"
@@ -235,17 +251,11 @@ class VLLMPolicy(TransformersPolicy):
         from reterm.models import resolve_model
 
         path = resolve_model(model_name)
-        self.model_name = model_name
-        self.tokenizer = AutoTokenizer.from_pretrained(path)
-        self.sampling = sampling or SamplingConfig()
+        super().__init__(model_name, AutoTokenizer.from_pretrained(path), sampling)
         self._llm = LLM(model=path, **engine_kwargs)
         self._params = SamplingParams(max_tokens=self.sampling.max_new_tokens, temperature=self.sampling.temperature,
                                       top_p=self.sampling.top_p, seed=self.sampling.seed, logprobs=0)
         self._lock = threading.Lock()
-        self.stats = {"batches": 0, "sequences": 0, "gen_seconds": 0.0}
-
-    def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
-        return self.generate_many([prompt_ids if prompt_ids is not None else self.render_prompt(messages)])[0]
 
     def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
         with self._lock:
@@ -257,9 +267,6 @@ class VLLMPolicy(TransformersPolicy):
             results.append(Generation(c.text, list(c.token_ids), lps,
                                       "length" if c.finish_reason == "length" else "stop"))
         return results
-
-    def close(self) -> None:
-        pass
 
 
 class ReplayPolicy(Policy):

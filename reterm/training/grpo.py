@@ -31,33 +31,51 @@ all-zero env mask, so they carry no gradient at all.
 Determinism: episodes run in threads but generate in lockstep (reterm/training/lockstep.py), phase by phase (all
 scouts, then all attempts), with seeds and random choices derived from (seed, global step, process, slot). A run
 resumed from a checkpoint therefore continues exactly like the uninterrupted run.
+
+Where the code lives: the rollout (slots, scouts, fork points, forks, refills) is reterm/training/rollout.py; the
+choice of fork points and the failure state are reterm/failures/. This module configures it and wires it into TRL.
+
+TRL methods overridden, and why:
+- `_generate_and_score_completions`: keeps the batch's rows for the rollout, since TRL's `rollout_func` (the
+  rollout itself, `_rollout` here) receives only the prompts, and a group needs its task id.
+- `_get_train_sampler`: reseeds TRL's RepeatSampler from (seed, epoch) at every epoch, so that a run resumed at an
+  epoch boundary sees the data order of the uninterrupted run.
+- `training_step`: times the step, to log rollout time apart from training time.
+Everything else (advantages, loss, KL, vLLM weight sync, distributed training, checkpoints) is TRL's, unchanged.
+
+Where it departs from the ReTerm method (DESIGN.md: snapshot at the failure, fork G attempts, reward by the tests):
+- the scout's end state, snapshotted before the verifier ran, is a fork point too (`fork_point: final`, and every
+  strategy's fallback), so a scout that failed without an error turn (a wrong output) still gives a group;
+- flat groups are redone (refills) from another failure state or another task, instead of being trained on with
+  zero advantage; a slot that never gets a group is a masked placeholder;
+- a scout that passes gives a plain group from the task start (or is skipped), rather than no group;
+- generation runs in lockstep with derived seeds so that resumed runs are exact (the method does not ask for it);
+- optional behaviour penalties (repeated failing command, false completion, blind kill) are subtracted from the
+  tests' reward, and a sandbox or verifier that broke gives reward None (no gradient), never 0.
 """
 
 from __future__ import annotations
 
-import random
-import re
-import threading
 import time
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
 
+from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
+from trl.models import unwrap_model_for_generation
 
-from reterm import failures
-from reterm.agent.episode import EpisodeConfig, run_episode, score_episode
-from reterm.agent.policy import Generation, SamplingConfig
-from reterm.agent.trajectory import Trajectory
+from reterm.agent.episode import EpisodeConfig
+from reterm.agent.policy import Generation, SamplingConfig, TransformersPolicy
+from reterm.failures.fork_points import STRATEGIES as FORK_POINTS
 from reterm.hardware import CpuPrecisionMixin
 from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS, open_backend
 from reterm.training.lockstep import LockstepGenerator
+from reterm.training.rollout import Group, Rollout, RolloutStats, Timings
 
 FORK_FROM = ("failure", "start")
-FORK_POINTS = ("first", "last", "random", "final")
 ON_SUCCESS = ("start", "skip")
 REWARD_MODES = ("binary", "partial")
-TESTS_FAILED_NOTE = "The task's tests ran and did not pass. The task is not complete: keep working on it."
 
 
 @dataclass
@@ -135,58 +153,6 @@ def task_reward(completions, reterm_reward, **kwargs) -> list[float | None]:
     return list(reterm_reward)
 
 
-_KILL = re.compile(r"(^|[;&|(\s])(kill|pkill|killall)\s")
-_LOOK = re.compile(r"(^|[;&|(\s])(ps|pgrep|top|htop|pstree|lsof|fuser|pidof)(\s|$)|/proc/")
-
-
-def behaviour_penalties(traj: Trajectory) -> dict[str, bool]:
-    """Which penalised behaviours an attempt showed."""
-    looked = False
-    blind_kill = False
-    for t in traj.turns:
-        for c in t.commands:
-            if _KILL.search(c) and not looked:
-                blind_kill = True
-            if _LOOK.search(c):
-                looked = True
-    last = traj.turns[-1] if traj.turns else None
-    return {
-        "repeated_command": any(t.label == failures.REPEATED_FAILURE for t in traj.turns),
-        "false_completion": bool(last and last.said_done and traj.reward is not None and not traj.passed),
-        "blind_kill": blind_kill,
-    }
-
-
-@dataclass
-class Attempt:
-    prompt_ids: list[int]
-    completion_ids: list[int]
-    env_mask: list[int]
-    logprobs: list[float]
-    reward: float | None  # None: infra failure (masked)
-    passed: bool = False
-
-
-@dataclass
-class Group:
-    task_id: str
-    category: str  # error category of the fork state, or "start"
-    attempts: list[Attempt]
-    tries: int = 0
-
-    @property
-    def flat(self) -> bool:
-        valid = [a.reward for a in self.attempts if a.reward is not None]
-        return len(valid) < 2 or len(set(valid)) == 1
-
-
-@dataclass
-class _ForkState:
-    category: str
-    history: list[dict]
-    snapshot: object
-
-
 class ReTermGRPOTrainer(GRPOTrainer):
     """TRL's GRPOTrainer with the ReTerm rollout (see the module docstring)."""
 
@@ -196,8 +162,6 @@ class ReTermGRPOTrainer(GRPOTrainer):
         `backend`: a sandbox backend (default: made from `args.sandbox_backend`). `generate_many`: replaces the
         generator (transformers, or TRL's vLLM with `use_vllm`) by a function `list[prompt_ids] -> list[Generation]`
         that must sample from the trained model (constrained decoding, an external engine kept in sync)."""
-        from datasets import Dataset
-
         if not isinstance(args, ReTermGRPOConfig):
             raise TypeError("args must be a ReTermGRPOConfig")
         if not tasks:
@@ -214,8 +178,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self.backend = backend
         self._batch_inputs: list[dict] | None = None
         self._generate_many = generate_many
-        self._lock = threading.Lock()  # guards the timing counters the episode threads add to
-        self._episode_seconds = defaultdict(float)
+        self._timings = Timings()  # of the current rollout
+        self._rollout_s = 0.0  # of the current training step
         super().__init__(model=model, reward_funcs=[task_reward], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self._rollout, **kwargs)
 
@@ -255,14 +219,16 @@ class ReTermGRPOTrainer(GRPOTrainer):
                 raise RuntimeError("a group's rollouts span different tasks; per-process batches must hold whole "
                                    "groups (see ReTermGRPOConfig)")
         t0 = time.monotonic()
-        gen = self._generator()
-        try:
-            groups, stats = self._run_groups(slots, G, gen)
-        finally:
-            self.model.train()
-            self._close_generator(gen)
-        rollout_s = time.monotonic() - t0
-        self._log_rollout(groups, stats, rollout_s, gen)
+        self._timings = Timings()
+        with self._generator() as gen:
+            rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
+                              (self.args.seed, self.state.global_step, self.accelerator.process_index),
+                              self._timings)
+            try:
+                groups = rollout.run(slots, G)
+            finally:
+                self.model.train()
+        self._log_rollout(groups, rollout.stats, time.monotonic() - t0, gen)
         out = {"prompt_ids": [], "completion_ids": [], "logprobs": [], "env_mask": [], "reterm_reward": [],
                "reterm_category": [], "reterm_task": []}
         for g in groups:
@@ -286,48 +252,31 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
     # -- generation ------------------------------------------------------------------------------------------------
     def _generator(self) -> LockstepGenerator:
+        """The rollout's lockstep generator over the trained model; closing it undoes what generation set up."""
         args = self.args
         sampling = SamplingConfig(max_new_tokens=args.max_new_tokens_per_turn, temperature=args.temperature,
                                   top_p=args.top_p)
         seed = hash((args.seed, self.state.global_step, self.accelerator.process_index)) & 0x7FFFFFFF
         name = getattr(self.model.config, "_name_or_path", "policy")
+        timed = lambda fn: self._timings.timed("generate", fn)  # noqa: E731
         if self._generate_many is not None:
             self.model.eval()
-            return LockstepGenerator(self._timed(self._generate_many), self.processing_class, sampling, name, seed)
+            return LockstepGenerator(timed(self._generate_many), self.processing_class, sampling, name, seed)
         if self.use_vllm:
-            return LockstepGenerator(self._vllm_generate_many, self.processing_class, sampling, name, seed)
-        from reterm.agent.policy import TransformersPolicy
-        from trl.models import unwrap_model_for_generation
-
-        ctx = unwrap_model_for_generation(self.model_wrapped, self.accelerator,
-                                          gather_deepspeed3_params=self.args.ds3_gather_for_generation)
-        unwrapped = ctx.__enter__()
-        policy = TransformersPolicy(name, sampling, max_batch=1 << 30, model=unwrapped,
-                                    tokenizer=self.processing_class)
-        gen = LockstepGenerator(self._timed(policy.generate_many), self.processing_class, sampling, name, seed)
-        gen._closers = [policy.close, lambda: ctx.__exit__(None, None, None)]
-        return gen
-
-    def _timed(self, fn):
-        def run(prompts):
-            t0 = time.monotonic()
-            try:
-                return fn(prompts)
-            finally:
-                with self._lock:
-                    self._episode_seconds["generate"] += time.monotonic() - t0
-        return run
-
-    def _close_generator(self, gen) -> None:
-        for close in getattr(gen, "_closers", []):
-            close()
+            return LockstepGenerator(timed(self._vllm_generate_many), self.processing_class, sampling, name, seed)
+        with ExitStack() as cleanup:
+            unwrapped = cleanup.enter_context(unwrap_model_for_generation(
+                self.model_wrapped, self.accelerator, gather_deepspeed3_params=args.ds3_gather_for_generation))
+            policy = TransformersPolicy(name, sampling, max_batch=1 << 30, model=unwrapped,
+                                        tokenizer=self.processing_class)
+            cleanup.callback(policy.close)  # runs before the unwrap is undone
+            return LockstepGenerator(timed(policy.generate_many), self.processing_class, sampling, name, seed,
+                                     cleanup=cleanup.pop_all())
 
     def _vllm_generate_many(self, prompts: list[list[int]]) -> list[Generation]:
         """One lockstep round through TRL's vLLM path (colocate or server); not exercised here (no GPU)."""
-        t0 = time.monotonic()
         _, completion_ids, logprobs, _ = self.vllm_generation.generate(prompts=prompts, images=None,
                                                                        num_generations=1)
-        self._episode_seconds["generate"] += time.monotonic() - t0
         eos = set(self.eos_token_ids)
         out = []
         for ids, lps in zip(completion_ids, logprobs):
@@ -337,245 +286,23 @@ class ReTermGRPOTrainer(GRPOTrainer):
             out.append(Generation(self.processing_class.decode(ids, skip_special_tokens=True), list(ids), lp, finish))
         return out
 
-    # -- the rollout -----------------------------------------------------------------------------------------------
-    def _rng(self, *parts) -> random.Random:
-        return random.Random(":".join(str(p) for p in (self.args.seed, self.state.global_step,
-                                                        self.accelerator.process_index, *parts)))
-
-    def _episode_config(self, turns: int, snapshot_on_error: bool = False) -> EpisodeConfig:
-        a = self.args
-        return EpisodeConfig(format=a.agent_format, max_turns=turns, observation_tokens=a.observation_tokens,
-                             command_timeout_s=a.command_timeout_s, max_context_tokens=a.max_context_tokens,
-                             snapshot_on_error=snapshot_on_error)
-
-    def _run_groups(self, slots: list[str], G: int, gen: LockstepGenerator) -> tuple[list[Group], dict]:
-        args = self.args
-        stats = {"refills": 0, "scouts": 0, "scouts_passed": 0, "infra": 0}
-        self._episode_seconds = defaultdict(float)
-        final: list[Group | None] = [None] * len(slots)
-        task_of = list(slots)
-        pending_states: dict[int, list[_ForkState]] = {}
-        tries = [0] * len(slots)
-        todo = list(range(len(slots)))
-        try:
-            while todo:
-                # phase 1: scouts for the slots that have no unused failure state left
-                need_scout = [i for i in todo if args.fork_from == "failure" and not pending_states.get(i)]
-                scouts = self._run_phase(
-                    [(("scout", i, tries[i]), self.tasks[task_of[i]], None, None) for i in need_scout],
-                    gen, self._episode_config(args.max_scout_turns, snapshot_on_error=True), scout=True)
-                starts = {}
-                for i in need_scout:
-                    traj, final_snap = scouts[("scout", i, tries[i])]
-                    stats["scouts"] += 1
-                    states = self._fork_states(traj, final_snap, self._rng("fork", i, tries[i]))
-                    if traj.reward is None:
-                        stats["infra"] += 1
-                    if traj.passed:
-                        stats["scouts_passed"] += 1
-                    if states:
-                        pending_states[i] = states
-                    elif traj.passed and args.on_success == "start":
-                        starts[i] = True
-                    else:  # passed with on_success=skip, or nothing to fork from: another task
-                        starts[i] = False
-                if args.fork_from == "start":
-                    starts = {i: True for i in todo}
-                # phase 2: G attempts per slot, forked from its state (or from the task start)
-                jobs, meta = [], {}
-                for i in todo:
-                    if starts.get(i) is False:
-                        continue
-                    if starts.get(i):
-                        meta[i] = ("start", None)
-                        for g in range(G):
-                            jobs.append((("attempt", i, tries[i], g), self.tasks[task_of[i]], None, None))
-                    else:
-                        state = pending_states[i].pop(0)
-                        meta[i] = (state.category, state)
-                        forks = self._fork(state.snapshot, G)
-                        for g in range(G):
-                            jobs.append((("attempt", i, tries[i], g), self.tasks[task_of[i]], forks[g],
-                                         state.history))
-                results = self._run_phase(jobs, gen, self._episode_config(args.max_recovery_turns))
-                for i, (category, state) in meta.items():
-                    if state is not None:
-                        state.snapshot.release()
-                    atts = [self._attempt(results[("attempt", i, tries[i], g)][0]) for g in range(G)]
-                    stats["infra"] += sum(a.reward is None for a in atts)
-                    final[i] = Group(task_of[i], category, atts, tries[i])
-                # refill flat groups and skipped slots
-                nxt = []
-                for i in todo:
-                    group = final[i]
-                    if group is not None and not group.flat:
-                        continue
-                    if tries[i] >= args.refill_tries:
-                        if group is None:  # nothing could be run: a masked placeholder group
-                            final[i] = self._placeholder(task_of[i], G)
-                        continue
-                    tries[i] += 1
-                    stats["refills"] += 1
-                    if not pending_states.get(i):
-                        for s in pending_states.pop(i, []):
-                            s.snapshot.release()
-                        task_of[i] = self._rng("refill", i, tries[i]).choice(self.task_ids)
-                    final[i] = None
-                    nxt.append(i)
-                todo = nxt
-        finally:
-            for states in pending_states.values():
-                for s in states:
-                    s.snapshot.release()
-        return final, stats
-
-    def _run_phase(self, jobs, gen: LockstepGenerator, cfg: EpisodeConfig, scout: bool = False) -> dict:
-        """Runs episodes concurrently (at most sandbox_concurrency at once, in a fixed order); closes every sandbox."""
-        results = {}
-        limit = self.args.sandbox_concurrency
-        for start in range(0, len(jobs), limit):
-            chunk = jobs[start:start + limit]
-            keys = [j[0] for j in chunk]
-            with gen.episodes(keys), ThreadPoolExecutor(max_workers=len(chunk) or 1) as pool:
-                futures = {j[0]: pool.submit(self._episode, j, gen, cfg, scout) for j in chunk}
-            for k, f in futures.items():
-                results[k] = f.result()
-        # sandboxes of forks that were never started (a chunk failed) are closed by _episode's finally
-        return results
-
-    def _episode(self, job, gen: LockstepGenerator, cfg: EpisodeConfig, scout: bool):
-        key, task, sandbox, history = job
-        policy = gen.policy(key)
-        final_snap = None
-        t0 = time.monotonic()
-        try:
-            if sandbox is None:
-                sandbox = self.backend.start(task)
-            traj = run_episode(policy, sandbox, task, cfg, verify=False, history=history)
-            gen.finish(key)
-            if traj.infra_error is None:
-                if scout:  # the end state, before the verifier touches it: a fork point when no error turn is
-                    final_snap = self._timed_snapshot(sandbox)
-                score_episode(traj, sandbox, task)
-        except Exception as e:  # a sandbox that cannot start or broke: an infra failure, never a 0 reward
-            traj = Trajectory(task_id=task.id, model=policy.model_name, format=cfg.format)
-            traj.snapshots = {}
-            traj.infra_error = f"{type(e).__name__}: {e}"
-        finally:
-            gen.finish(key)
-            if sandbox is not None:
-                sandbox.close()
-            with self._lock:
-                self._episode_seconds["episodes"] += time.monotonic() - t0
-        if traj.infra_error and final_snap is not None:
-            final_snap.release()
-            final_snap = None
-        return traj, final_snap
-
-    def _timed_snapshot(self, sandbox):
-        t0 = time.monotonic()
-        try:
-            return sandbox.snapshot()
-        finally:
-            with self._lock:
-                self._episode_seconds["snapshot"] += time.monotonic() - t0
-
-    def _fork(self, snapshot, n: int):
-        t0 = time.monotonic()
-        try:
-            return snapshot.fork(n)
-        finally:
-            with self._lock:
-                self._episode_seconds["fork"] += time.monotonic() - t0
-
-    def _fork_states(self, traj: Trajectory, final_snap, rng: random.Random) -> list[_ForkState]:
-        """The failure states to fork from, best first (by the fork_point strategy); releases the others."""
-        snaps = dict(traj.snapshots or {})
-        try:
-            if traj.reward is None or traj.passed:
-                return []
-            errors = [t for t in traj.turns if t.snapshot_id in snaps and t.observation]
-            states = [_ForkState(t.label, traj.messages[: 2 + 2 * (t.index + 1)], snaps.pop(t.snapshot_id))
-                      for t in errors]
-            if final_snap is not None:
-                history = [dict(m) for m in traj.messages]
-                if history[-1]["role"] == "user":
-                    history[-1] = {"role": "user", "content": history[-1]["content"] + "\n\n" + TESTS_FAILED_NOTE}
-                else:
-                    history.append({"role": "user", "content": TESTS_FAILED_NOTE})
-                label = traj.turns[-1].label if traj.turns else failures.WRONG_OUTPUT
-                final = _ForkState(label, history, final_snap)
-                final_snap = None
-            else:
-                final = None
-            point = self.args.fork_point
-            if point == "last":
-                states.reverse()
-            elif point == "random":
-                rng.shuffle(states)
-            elif point == "final":
-                states.reverse()
-                if final is not None and traj.turns and traj.turns[-1].said_done:
-                    states.insert(0, final)
-                    final = None
-            if final is not None:  # every strategy falls back on the end state (e.g. wrong output, no error turn)
-                states.append(final)
-            return states
-        finally:
-            for s in snaps.values():
-                s.release()
-            if final_snap is not None:
-                final_snap.release()
-
-    def _attempt(self, traj: Trajectory) -> Attempt:
-        a = self.args
-        eos = self.processing_class.eos_token_id
-        if traj.prompt_ids is None or not traj.turns or traj.infra_error or not traj.has_tokens:
-            prompt = traj.prompt_ids or [eos]
-            return Attempt(prompt, [eos], [0], [0.0], None)
-        ids, mask, lps = [], [], []
-        for n, t in enumerate(traj.turns):
-            ids += t.completion_ids
-            mask += [1] * len(t.completion_ids)
-            lps += list(t.logprobs or [0.0] * len(t.completion_ids))
-            if n < len(traj.turns) - 1 and t.observation_ids:
-                ids += t.observation_ids
-                mask += [0] * len(t.observation_ids)
-                lps += [0.0] * len(t.observation_ids)
-        limit = a.max_completion_length
-        if limit is not None and len(ids) > limit:
-            ids, mask, lps = ids[:limit], mask[:limit], lps[:limit]
-        if not ids:
-            return Attempt(traj.prompt_ids, [eos], [0], [0.0], None)
-        if a.reward_mode == "binary":
-            reward = 1.0 if traj.passed else 0.0
-        else:
-            reward = float(traj.reward)
-        flags = behaviour_penalties(traj)
-        reward -= (a.penalty_repeated_command * flags["repeated_command"]
-                   + a.penalty_false_completion * flags["false_completion"]
-                   + a.penalty_blind_kill * flags["blind_kill"])
-        return Attempt(list(traj.prompt_ids), ids, mask, lps, reward, traj.passed)
-
-    def _placeholder(self, task_id: str, G: int) -> Group:
-        eos = self.processing_class.eos_token_id
-        return Group(task_id, "none", [Attempt([eos], [eos], [0], [0.0], None) for _ in range(G)])
-
     # -- logging ---------------------------------------------------------------------------------------------------
-    def _log_rollout(self, groups: list[Group], stats: dict, rollout_s: float, gen: LockstepGenerator) -> None:
+    def _log_rollout(self, groups: list[Group], stats: RolloutStats, rollout_s: float,
+                     gen: LockstepGenerator) -> None:
         m = self._metrics["train" if self.model.training else "eval"]
-        gen_s = self._episode_seconds.get("generate", 0.0)
-        self._rollout_s = getattr(self, "_rollout_s", 0.0) + rollout_s
+        seconds = self._timings.seconds
+        gen_s = seconds.get("generate", 0.0)
+        self._rollout_s += rollout_s
         m["reterm/time_rollout_s"].append(rollout_s)
         m["reterm/time_generate_s"].append(gen_s)
         m["reterm/time_sandbox_s"].append(max(0.0, rollout_s - gen_s))
-        m["reterm/time_fork_s"].append(self._episode_seconds.get("fork", 0.0))
-        m["reterm/time_snapshot_s"].append(self._episode_seconds.get("snapshot", 0.0))
+        m["reterm/time_fork_s"].append(seconds.get("fork", 0.0))
+        m["reterm/time_snapshot_s"].append(seconds.get("snapshot", 0.0))
         m["reterm/flat_group_fraction"].append(sum(g.flat for g in groups) / max(1, len(groups)))
-        m["reterm/refills"].append(stats["refills"])
-        m["reterm/infra_failures"].append(stats["infra"])
-        m["reterm/scouts"].append(stats["scouts"])
-        m["reterm/scout_pass_rate"].append(stats["scouts_passed"] / stats["scouts"] if stats["scouts"] else 0.0)
+        m["reterm/refills"].append(stats.refills)
+        m["reterm/infra_failures"].append(stats.infra)
+        m["reterm/scouts"].append(stats.scouts)
+        m["reterm/scout_pass_rate"].append(stats.scouts_passed / stats.scouts if stats.scouts else 0.0)
         m["reterm/generated_tokens"].append(gen.generated_tokens)
         valid = [a for g in groups for a in g.attempts if a.reward is not None]
         m["reterm/attempt_pass_rate"].append(sum(a.passed for a in valid) / len(valid) if valid else 0.0)
@@ -586,7 +313,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
             if passed:
                 m[f"reterm/recovery_rate/{cat}"].append(sum(passed) / len(passed))
         self.last_groups = groups  # for tests and callers that want the raw groups
-        self.last_rollout_stats = dict(stats, rollout_s=rollout_s, generate_s=gen_s)
+        self.last_rollout_stats = dict(asdict(stats), rollout_s=rollout_s, generate_s=gen_s)
 
 
 def task_row(task) -> dict:

@@ -9,16 +9,21 @@ and a run is reproducible — which resuming a training run from a checkpoint ne
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from reterm.agent.policy import Generation, Policy
 
 
 class LockstepGenerator:
-    """Wraps a batch generator `generate_many(list[prompt_ids]) -> list[Generation]`."""
+    """Wraps a batch generator `generate_many(list[prompt_ids]) -> list[Generation]`.
 
-    def __init__(self, generate_many, tokenizer, sampling, model_name: str, seed: int | None = None):
+    `cleanup` holds what the batch generator needs undone when the generator is done with (e.g. a policy to close,
+    a model unwrapped for generation): `close()`, or leaving `with generator:`, unwinds it, last in first out."""
+
+    def __init__(self, generate_many, tokenizer, sampling, model_name: str, seed: int | None = None,
+                 cleanup: ExitStack | None = None):
         self._generate_many = generate_many
+        self._cleanup = cleanup or ExitStack()
         self.tokenizer = tokenizer
         self.sampling = sampling
         self.model_name = model_name
@@ -30,6 +35,15 @@ class LockstepGenerator:
         self._error: BaseException | None = None
         self.rounds = 0
         self.generated_tokens = 0
+
+    def close(self) -> None:
+        self._cleanup.close()
+
+    def __enter__(self) -> "LockstepGenerator":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @contextmanager
     def episodes(self, keys):
