@@ -2,8 +2,9 @@
 
 Runs the policy once per task (the bundled suite's train split by default), snapshotting the sandbox after every error
 turn. Each failure state of a failed episode is exported (a state-dir tarball on local, `docker save` on docker)
-under OUT/states/<task>-t<turn>/ with its conversation, and listed in the shard OUT/states.jsonl, which
-`recover --states` reads like synthesize's output (it restores the snapshot instead of replaying steps).
+under OUT/states/<task>-t<turn>/ with its conversation (`FailureState.save_dir`), and listed in the shard
+OUT/states.jsonl in the same schema as synthesize's output, which `recover --states` reads (it restores the snapshot
+instead of replaying steps).
 
     python -m data_pipeline.collect --out data/collected [--policy transformers --model smollm2-135m] [--max-turns 6]
 
@@ -26,6 +27,7 @@ from data_pipeline.shards import Shard
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import SamplingConfig, make_policy
 from reterm.evaluation.recovery_bench import build
+from reterm.failures.state import load_jsonl
 from reterm.models import DEFAULT_MODEL
 from reterm.options import POLICIES, REPLY_TOKENS
 from reterm.sandbox import SandboxError
@@ -42,28 +44,22 @@ def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2,
             for d in (out / "states").glob(f"{t.id}-t*"):
                 shutil.rmtree(d, ignore_errors=True)
 
-        def on_episode(traj, rows):
-            for r in rows:
-                d = out / "states" / r["id"]
-                meta = json.loads((d / "state.json").read_text())
-                shard.append({"key": r["id"], "task_id": r["task_id"], "task_path": meta["task_path"],
-                              "family": r["family"], "messages": meta["history"], "error_category": r["category"],
-                              "error_output": meta["history"][-1]["content"][-2000:], "fork_turn": r["turn"],
-                              "source": "collected", "state_dir": str(d), "model": meta["model"]})
+        def on_episode(traj, states):
+            for state in states:  # the snapshot's file is named relative to OUT, where the shard is
+                shard.append({"key": state.id, **state.to_dict(relative_to=out)})
             shard.append({"key": f"episode:{traj.task_id}", "skipped": True, "reward": traj.reward,
-                          "passed": traj.passed, "states": len(rows), "infra_error": traj.infra_error})
+                          "passed": traj.passed, "states": len(states), "infra_error": traj.infra_error})
             if on_done:
                 on_done(traj)
 
         if todo:
             build(policy, todo, backend, out, episode_config, concurrency=concurrency,
                   on_episode=on_episode, max_states_per_episode=max_states_per_episode)
-        recs = list(shard.records.values())
-    episodes = [r for r in recs if r["key"].startswith("episode:")]
-    states = [r for r in recs if not r["key"].startswith("episode:")]
+        episodes = [r for r in shard.records.values() if r["key"].startswith("episode:")]
+    states = load_jsonl(out / "states.jsonl")
     by_cat: dict[str, int] = {}
-    for r in states:
-        by_cat[r["error_category"]] = by_cat.get(r["error_category"], 0) + 1
+    for s in states:
+        by_cat[s.category] = by_cat.get(s.category, 0) + 1
     return {"episodes": len(episodes), "passed": sum(bool(r["passed"]) for r in episodes),
             "infra_errors": sum(1 for r in episodes if r["infra_error"]), "states": len(states),
             "by_category": dict(sorted(by_cat.items()))}

@@ -27,7 +27,8 @@ from data_pipeline.shards import Shard
 from reterm.agent.episode import EpisodeConfig, run_episode
 from reterm.agent.formats import DONE_MARKER
 from reterm.agent.policy import Generation, Policy, make_policy
-from reterm.sandbox import SandboxError, SandboxSpec
+from reterm.failures.state import FailureState, load_jsonl
+from reterm.sandbox import SandboxError
 from reterm.tasks import load_task
 
 
@@ -65,37 +66,34 @@ class OracleTeacher(Policy):
         return self
 
 
-def recover_state(state: dict, backend, k: int, teacher: str, policy=None, max_turns: int = 6) -> list[dict]:
+def recover_state(state: FailureState, backend, k: int, teacher: str, policy=None, max_turns: int = 6) -> list[dict]:
     """K teacher attempts from one failure state; every attempt's record (kept or not)."""
-    task = load_task(state["task_path"])
-    if state.get("state_dir"):  # collected: restore the exported snapshot
-        d = Path(state["state_dir"])
-        saved = json.loads((d / "state.json").read_text())
-        with backend.import_snapshot(d / saved["snapshot_file"], SandboxSpec.from_dict(saved["spec"]),
-                                     exported_by=saved["backend"]) as snap:
+    task = load_task(state.task_path)
+    if state.steps is None:  # collected: restore the exported snapshot
+        with state.restore(backend) as snap:
             forks = snap.fork(k)
     else:  # synthesized: replay the steps
         with backend.start(task) as sb:
-            for step in state["steps"]:
+            for step in state.steps:
                 sb.exec(step, timeout=60)
             with sb.snapshot() as snap:
                 forks = snap.fork(k)
-    history = state["messages"]
+    history = state.history
     records = []
     lock = threading.Lock()
 
     def attempt(i_box):
         i, box = i_box
         try:
-            pol = OracleTeacher(task, state["error_category"], state["error_output"]).start(history) \
+            pol = OracleTeacher(task, state.category, state.evidence).start(history) \
                 if teacher == "oracle" else policy
             traj = run_episode(pol, box, task, EpisodeConfig(max_turns=max_turns), history=history)
         finally:
             box.close()
         n_hist = len(history)
-        rec = {"key": f"{state['key']}:{teacher}:{i}", "state_key": state["key"], "attempt": i,
-               "task_id": task.id, "family": task.family, "error_category": state["error_category"],
-               "fork_turn": state["fork_turn"], "source": state.get("source", "synthesized"), "teacher": teacher,
+        rec = {"key": f"{state.id}:{teacher}:{i}", "state_key": state.id, "attempt": i,
+               "task_id": task.id, "family": task.family, "error_category": state.category,
+               "fork_turn": state.turn, "source": state.source, "teacher": teacher,
                "messages": traj.messages, "trainable": [m["role"] == "assistant" and j >= n_hist
                                                          for j, m in enumerate(traj.messages)],
                "reward": traj.reward, "passed": traj.passed, "infra_error": traj.infra_error}
@@ -109,10 +107,9 @@ def recover_state(state: dict, backend, k: int, teacher: str, policy=None, max_t
 
 def run(states_path: Path, out: Path, backend, k: int = 1, teacher: str = "oracle", policy=None,
         concurrency: int = 2, on_done=None) -> dict:
-    states = [json.loads(l) for l in Path(states_path).read_text().splitlines() if l.strip()]
-    states = [s for s in states if not s.get("skipped")]
+    states = load_jsonl(states_path)
     with Shard(out) as shard:
-        todo = [s for s in states if f"{s['key']}:{teacher}:0" not in shard]
+        todo = [s for s in states if f"{s.id}:{teacher}:0" not in shard]
 
         def one(state):
             for rec in recover_state(state, backend, k, teacher, policy):
@@ -148,14 +145,14 @@ def main(argv=None) -> int:
         return 2
     try:
         backend = open_selected_backend(args)
-    except (ValueError, SandboxError) as e:
+        n = len(load_jsonl(args.states))
+    except (ValueError, SandboxError) as e:  # FailureStateError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2
     policy = None
     if args.teacher != "oracle":
         policy = make_policy(args.policy, args.teacher, **({"base_url": args.base_url} if args.policy == "openai"
                                                             else {}))
-    n = sum(1 for l in args.states.read_text().splitlines() if l.strip() and '"skipped": true' not in l)
     with Progress() as bar:
         pid = bar.add_task("recover", total=n)
         summary = run(args.states, args.out, backend, args.k, args.teacher, policy,

@@ -6,9 +6,9 @@ kept, labelled with the category the *classifier* gives the real error (not the 
 step succeeds but the tests fail, the state after the last step is kept as `wrong_output`; a perturbation that
 still solves the task is dropped.
 
-A state is stored as the steps to replay (deterministic, fast) and the conversation an agent would have had up to
-it (simple format: one ```bash block per turn, the observation after it), so `recover` can rebuild the sandbox,
-snapshot it and fork teacher attempts from it.
+A state is a `FailureState` (reterm/failures/state.py) holding the steps to replay (deterministic, fast) and the
+conversation an agent would have had up to it (simple format: one ```bash block per turn, the observation after it),
+so `recover` can rebuild the sandbox, snapshot it and fork teacher attempts from it.
 
     python -m data_pipeline.synthesize --out data/synth.jsonl [--suite basic --split train] [--variants 4]
 """
@@ -30,6 +30,7 @@ from data_pipeline.shards import Shard
 from reterm import failures
 from reterm.agent.formats import SimpleFormat, render_result
 from reterm.agent.episode import instruction_message
+from reterm.failures.state import EVIDENCE_CHARS, FailureState, load_jsonl
 from reterm.sandbox import SandboxError
 from reterm.tasks import TaskError
 from reterm.verifier import verify
@@ -146,7 +147,7 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
     raise ValueError(f"unknown perturbation {kind!r}")
 
 
-def synthesize_one(backend, task, kind: str, seed: int, timeout: float = 60.0) -> dict | None:
+def synthesize_one(backend, task, kind: str, seed: int, timeout: float = 60.0) -> FailureState | None:
     """Runs one perturbation of one task; the failure state it reached, or None."""
     if task.solution is None:
         return None
@@ -171,11 +172,11 @@ def synthesize_one(backend, task, kind: str, seed: int, timeout: float = 60.0) -
     return _state(task, kind, seed, steps, messages, failures.WRONG_OUTPUT, "")
 
 
-def _state(task, kind, seed, steps, messages, label, output) -> dict:
-    return {"key": f"{task.id}:{kind}:{seed}", "task_id": task.id, "task_path": str(task.path),
-            "family": task.family, "task_category": task.category, "perturbation": kind, "seed": seed,
-            "steps": steps, "fork_turn": len(steps) - 1, "error_category": label, "error_output": output[-2000:],
-            "messages": messages, "source": "synthesized"}
+def _state(task, kind, seed, steps, messages, label, output) -> FailureState:
+    return FailureState(id=f"{task.id}:{kind}:{seed}", task_id=task.id, task_path=str(task.path), history=messages,
+                        turn=len(steps) - 1, category=label, evidence=output[-EVIDENCE_CHARS:], source="synthesized",
+                        family=task.family, task_category=task.category, format=SimpleFormat.name, steps=steps,
+                        perturbation=kind, seed=seed)
 
 
 def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base_seed: int = 0, on_done=None) -> dict:
@@ -189,16 +190,17 @@ def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base
             task, kind, seed = job
             state = synthesize_one(backend, task, kind, seed)
             # Ineffective perturbations are recorded too (as skipped), so a resumed run does not redo them.
-            shard.append(state or {"key": f"{task.id}:{kind}:{seed}", "skipped": True})
+            shard.append({"key": state.id, **state.to_dict()} if state else
+                         {"key": f"{task.id}:{kind}:{seed}", "skipped": True})
             if on_done:
                 on_done(state)
 
         with ThreadPoolExecutor(max(1, concurrency)) as pool:
             list(pool.map(one, todo))
-        states = [r for r in shard.records.values() if not r.get("skipped")]
+    states = load_jsonl(out)
     by_cat: dict[str, int] = {}
     for s in states:
-        by_cat[s["error_category"]] = by_cat.get(s["error_category"], 0) + 1
+        by_cat[s.category] = by_cat.get(s.category, 0) + 1
     return {"jobs": len(jobs), "resumed": len(done_keys), "states": len(states), "by_category": dict(sorted(
         by_cat.items()))}
 

@@ -230,8 +230,8 @@ def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episo
         pid = bar.add_task("episodes", total=len(tasks), states=0)
         n = {"states": 0}
 
-        def on_episode(traj, rows):
-            n["states"] += len(rows)
+        def on_episode(traj, states):
+            n["states"] += len(states)
             bar.update(pid, advance=1, states=n["states"])
 
         summary = rb.build(agent.policy, tasks, be, out, agent.config, concurrency, on_episode,
@@ -257,7 +257,7 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
     if not states:
         _fail(f"{bench} holds no failure states")
     if backend == "auto":
-        backend = states[0][1]["backend"]
+        backend = states[0].exported.backend
     be, _ = _backend_and_output(backend, image_map, allow_internet, None, "unused")
     out = Path(output or bench / f"eval-{Path(model).name}-{time.strftime('%Y%m%d-%H%M%S')}")
     if (out / "recovery.json").exists():

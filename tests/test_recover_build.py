@@ -10,6 +10,7 @@ from conftest import get_backend
 from data_pipeline import build as build_mod
 from data_pipeline.recover import recover_state, run as recover_run
 from data_pipeline.synthesize import run as synth_run
+from reterm.failures.state import load_jsonl
 from reterm import suites
 
 
@@ -22,12 +23,12 @@ def states(tmp_path_factory):
 
 
 def test_oracle_recoveries_are_verified_and_only_recovery_turns_are_trainable(states):
-    state = next(json.loads(l) for l in states.read_text().splitlines() if '"skipped"' not in l)
+    state = load_jsonl(states)[0]
     recs = recover_state(state, get_backend("local"), k=2, teacher="oracle")
     assert len(recs) == 2 and all(r["passed"] and r["reward"] == 1.0 for r in recs)
     r = recs[0]
-    n_hist = len(state["messages"])
-    assert r["messages"][:n_hist] == state["messages"]
+    n_hist = len(state.history)
+    assert r["messages"][:n_hist] == state.history
     assert r["trainable"] == [m["role"] == "assistant" and i >= n_hist for i, m in enumerate(r["messages"])]
     first = r["messages"][n_hist]["content"]
     assert first.startswith("The last step failed") and "```bash" in first

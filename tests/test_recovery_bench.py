@@ -21,9 +21,9 @@ def test_build_then_evaluate_recovery(backend_name, tmp_path, tokenizer):  # noq
     summary = rb.build(failing, [task], backend, tmp_path / "bench", EpisodeConfig(max_turns=4))
     assert summary["episodes"] == {"n": 1, "failed": 1, "passed": 0, "infra": 0}
     assert summary["by_category"] == {"wrong_path": 1}
-    [(state_dir, state)] = rb.load_states(tmp_path / "bench")
-    assert state["history"][-1]["role"] == "user" and "No such file" in state["history"][-1]["content"]
-    assert state["spec"]["shell_state"]["cwd"] == "/app"  # the shell state travels with the filesystem
+    [state] = rb.load_states(tmp_path / "bench")
+    assert state.history[-1]["role"] == "user" and "No such file" in state.history[-1]["content"]
+    assert state.exported.spec["shell_state"]["cwd"] == "/app"  # the shell state travels with the filesystem
 
     # A policy that fixes the problem recovers in every fork; one that gives up never does.
     fixer = ReplayPolicy(["(history)", "```bash\necho ok > out.txt\n```", "TASK_COMPLETE"], tokenizer)

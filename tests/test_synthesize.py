@@ -36,11 +36,11 @@ def test_states_are_labelled_by_the_classifier():
     backend = get_backend("local")
     task = next(t for t in suites.load("basic") if t.family == "exec-bit")
     state = synthesize_one(backend, task, "skip_step", seed=0)  # drops the chmod: the script can't be executed
-    assert state["error_category"] == failures.PERMISSION_DENIED
-    assert state["steps"] == ["/app/bin/make_report.sh"] and "Permission denied" in state["error_output"]
-    assert state["messages"][-1]["role"] == "user" and state["messages"][-2]["content"].startswith("```bash")
+    assert state.category == failures.PERMISSION_DENIED
+    assert state.steps == ["/app/bin/make_report.sh"] and "Permission denied" in state.evidence
+    assert state.history[-1]["role"] == "user" and state.history[-2]["content"].startswith("```bash")
     typo = synthesize_one(backend, task, "typo_command", seed=3)
-    assert typo is None or typo["error_category"] in (failures.COMMAND_NOT_FOUND, failures.PERMISSION_DENIED,
+    assert typo is None or typo.category in (failures.COMMAND_NOT_FOUND, failures.PERMISSION_DENIED,
                                                       failures.WRONG_PATH)
 
 

@@ -1,8 +1,9 @@
 """The recovery benchmark: frozen failure states, and how often a policy recovers from each kind.
 
-`build` runs a policy on tasks with `snapshot_on_error`; from every failed episode, each error turn becomes a state:
-the sandbox snapshot exported portably (the state dir as a tarball for `local`, `docker save` of the snapshot image
-for `docker`), the conversation up to and including that turn's observation, the shell state and the task's path.
+`build` runs a policy on tasks with `snapshot_on_error`; from every failed episode, error turns become failure states
+(`reterm.failures`: chosen by `fork_points.choose`, saved by `FailureState.save_dir`): the sandbox snapshot exported
+portably (`Backend.export_snapshot`), the conversation up to and including that turn's observation, the shell state
+and the task's path, one folder `states/<task>-t<turn>/` each.
 
 `evaluate` restores each state, forks K sandboxes from it, lets the policy continue the conversation in each, and
 runs the task's tests. The recovery rate of a category is passed attempts / scored attempts over its states.
@@ -16,24 +17,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import shutil
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reterm.agent.episode import run_episode
-from reterm.sandbox import SandboxSpec, Snapshot
+from reterm.failures import fork_points
+from reterm.failures.state import FailureState
 from reterm.tasks import load_task
-
-STATE_FILE = "state.json"
-
-
-def restore_snapshot(backend, state_dir: Path, state: dict) -> Snapshot:
-    """A live Snapshot on `backend` from an exported state (released like any other)."""
-    return backend.import_snapshot(state_dir / state["snapshot_file"], SandboxSpec.from_dict(state["spec"]),
-                                   exported_by=state["backend"])
 
 
 def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None,
@@ -55,39 +47,15 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
             traj = run_episode(policy, sb, task, cfg)
         finally:
             sb.close()
+        states = fork_points.choose(traj, task, "first", limit=max_states_per_episode, source="collected")
         try:
-            rows = []
-            if traj.reward is not None and not traj.passed:
-                candidates = [t for t in traj.turns if t.snapshot_id is not None and t.observation]
-                if max_states_per_episode is not None:
-                    firsts, seen = [], set()
-                    for t in candidates:
-                        if t.label not in seen:
-                            seen.add(t.label)
-                            firsts.append(t)
-                    rest = [t for t in candidates if t not in firsts]
-                    candidates = sorted((firsts + rest)[:max_states_per_episode], key=lambda t: t.index)
-                for t in candidates:
-                    # history: system, instruction, then (assistant, observation) pairs up to this turn
-                    history = traj.messages[: 2 + 2 * (t.index + 1)]
-                    snap = traj.snapshots[t.snapshot_id]
-                    state_id = f"{task.id}-t{t.index}"
-                    d = states_dir / state_id
-                    tmp = states_dir / f".{state_id}.tmp"
-                    shutil.rmtree(tmp, ignore_errors=True)
-                    tmp.mkdir()
-                    snapshot_file = backend.export_snapshot(snap, tmp)
-                    state = {"id": state_id, "task_id": task.id, "task_path": str(task.path),
-                             "category": t.label, "family": task.family, "task_category": task.category,
-                             "turn": t.index, "format": traj.format, "model": traj.model, "history": history,
-                             "backend": backend.name, "snapshot_file": snapshot_file,
-                             "spec": snap.spec.to_dict()}
-                    (tmp / STATE_FILE).write_text(json.dumps(state, indent=1))
-                    os.replace(tmp, d)  # a state appears whole or not at all
-                    rows.append({k: state[k] for k in ("id", "task_id", "category", "family", "turn")})
+            for state in states:
+                state.save_dir(states_dir / state.id)
         finally:
-            for s in traj.snapshots.values():
-                s.release()
+            for state in states:
+                state.release()
+        rows = [{"id": s.id, "task_id": s.task_id, "category": s.category, "family": s.family, "turn": s.turn}
+                for s in states]
         with lock:
             episodes["n"] += 1
             episodes["infra"] += traj.reward is None
@@ -95,7 +63,7 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
             episodes["failed"] += traj.reward is not None and not traj.passed
             manifest.extend(rows)
         if on_episode:
-            on_episode(traj, rows)
+            on_episode(traj, states)  # saved (exported, the live snapshots released)
 
     with ThreadPoolExecutor(max(1, concurrency)) as pool:
         list(pool.map(one, tasks))
@@ -113,18 +81,13 @@ def _count(rows, key) -> dict:
     return out
 
 
-def load_states(bench_dir: Path) -> list[tuple[Path, dict]]:
+def load_states(bench_dir: Path) -> list[FailureState]:
     states_dir = Path(bench_dir) / "states"
     if not states_dir.is_dir():
         raise FileNotFoundError(f"{bench_dir} holds no recovery benchmark (no states/ folder); build one with "
                                 f"`reterm recovery-bench build`")
-    out = []
-    for d in sorted(p for p in states_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        try:
-            out.append((d, json.loads((d / STATE_FILE).read_text())))
-        except (OSError, ValueError) as e:
-            raise ValueError(f"{d / STATE_FILE}: unreadable state ({e})") from None
-    return out
+    return [FailureState.load_dir(d) for d in sorted(states_dir.iterdir())
+            if d.is_dir() and not d.name.startswith(".")]
 
 
 def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurrency: int = 2,
@@ -134,10 +97,9 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
     attempts: list[dict] = []
     lock = threading.Lock()
 
-    def one_state(item):
-        state_dir, state = item
-        task = load_task(state["task_path"])
-        snap = restore_snapshot(backend, state_dir, state)
+    def one_state(state: FailureState):
+        task = load_task(state.task_path)
+        snap = state.restore(backend)
         try:
             forks = snap.fork(k)
         finally:
@@ -146,8 +108,8 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
         def attempt(i_box):
             i, box = i_box
             try:
-                traj = run_episode(policy, box, task, episode_config, history=state["history"])
-                row = {"state": state["id"], "category": state["category"], "attempt": i,
+                traj = run_episode(policy, box, task, episode_config, history=state.history)
+                row = {"state": state.id, "category": state.category, "attempt": i,
                        "reward": traj.reward, "passed": traj.passed, "infra_error": traj.infra_error,
                        "turns": len(traj.turns)}
             finally:

@@ -33,19 +33,20 @@ def history_at(traj: Trajectory, turn: int) -> list[dict]:
 
 
 def choose(traj: Trajectory, task, strategy: str = "first", rng: random.Random | None = None,
-           final_snapshot=None, limit: int | None = None) -> list[FailureState]:
-    """The failure states to fork from, best first (see the module docstring); takes over every snapshot."""
+           final_snapshot=None, limit: int | None = None, source: str = "scout") -> list[FailureState]:
+    """The failure states to fork from, best first (see the module docstring); takes over every snapshot. `source`
+    says what ran the episode: a trainer's `scout`, or a policy whose states are `collected`."""
     if strategy not in STRATEGIES:
         raise ValueError(f"fork point strategy must be one of {', '.join(STRATEGIES)}; got {strategy!r}")
     snaps = dict(traj.snapshots)
     try:
         if traj.reward is None or traj.passed:
             return []
-        states = [_error_state(traj, task, t, snaps.pop(t.snapshot_id)) for t in traj.turns
+        states = [_error_state(traj, task, t, snaps.pop(t.snapshot_id), source) for t in traj.turns
                   if t.snapshot_id in snaps and t.observation]
         final = None
         if final_snapshot is not None:
-            final, final_snapshot = _final_state(traj, task, final_snapshot), None
+            final, final_snapshot = _final_state(traj, task, final_snapshot, source), None
         if strategy == "last":
             states.reverse()
         elif strategy == "random":
@@ -69,14 +70,14 @@ def choose(traj: Trajectory, task, strategy: str = "first", rng: random.Random |
             final_snapshot.release()
 
 
-def _error_state(traj: Trajectory, task, turn, snapshot) -> FailureState:
+def _error_state(traj: Trajectory, task, turn, snapshot, source: str) -> FailureState:
     return FailureState(id=f"{traj.task_id}-t{turn.index}", task_id=traj.task_id, task_path=_path(task),
                         history=history_at(traj, turn.index), turn=turn.index, category=turn.label,
-                        evidence=turn.observation[-EVIDENCE_CHARS:], source="scout", family=traj.family,
+                        evidence=turn.observation[-EVIDENCE_CHARS:], source=source, family=traj.family,
                         task_category=traj.category, format=traj.format, model=traj.model, snapshot=snapshot)
 
 
-def _final_state(traj: Trajectory, task, snapshot) -> FailureState:
+def _final_state(traj: Trajectory, task, snapshot, source: str) -> FailureState:
     """The end state: the whole conversation, and a user turn saying the tests failed."""
     history = [dict(m) for m in traj.messages]
     if history[-1]["role"] == "user":
@@ -85,7 +86,7 @@ def _final_state(traj: Trajectory, task, snapshot) -> FailureState:
         history.append({"role": "user", "content": TESTS_FAILED_NOTE})
     label = traj.turns[-1].label if traj.turns else failures.WRONG_OUTPUT
     return FailureState(id=f"{traj.task_id}-final", task_id=traj.task_id, task_path=_path(task), history=history,
-                        turn=len(traj.turns) - 1, category=label, evidence=TESTS_FAILED_NOTE, source="scout",
+                        turn=len(traj.turns) - 1, category=label, evidence=TESTS_FAILED_NOTE, source=source,
                         family=traj.family, task_category=traj.category, format=traj.format, model=traj.model,
                         snapshot=snapshot)
 
