@@ -161,3 +161,14 @@ def test_unreadable_records_name_the_file_and_what_to_rerun(tmp_path, record, me
     with pytest.raises(FailureStateError, match=message) as e:
         load_jsonl(path)
     assert f"{path}:2" in str(e.value) and "data_pipeline.synthesize" in str(e.value)
+
+
+def test_recover_refuses_an_unreadable_states_file_and_says_what_to_rerun(tmp_path, capsys):
+    from data_pipeline.recover import main as recover_main
+
+    states = tmp_path / "synth.jsonl"
+    states.write_text(json.dumps({"key": "t:typo:0", "messages": []}) + "\n")
+    assert recover_main(["--states", str(states), "--out", str(tmp_path / "r.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert f"{states}:1" in err and "data_pipeline.synthesize" in err
+    assert not (tmp_path / "r.jsonl").exists()
