@@ -167,7 +167,6 @@ class ReTermGRPOTrainer(GRPOTrainer):
         if not tasks:
             raise ValueError("no tasks to train on")
         self.tasks = {t.id: t for t in tasks}
-        self.task_ids = sorted(self.tasks)
         if train_dataset is None:
             train_dataset = Dataset.from_list([task_row(t) for t in tasks])
         missing = set(train_dataset["task_id"]) - set(self.tasks)
