@@ -296,19 +296,22 @@ def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
 
     require_docker()
     from reterm import suites
-    from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED
     from reterm.models import load_model_and_tokenizer
+    from reterm.sandbox.resources import LABEL_KIND, LABEL_OWNER, owner_id
 
     backend = get_backend("docker")
     client = backend.client
+    mine = f"{LABEL_OWNER}={owner_id()}"  # other runs on the same engine start and remove theirs meanwhile
 
     def census():
-        return (len(client.containers.list(all=True, filters={"label": LABEL_MANAGED})),
-                len(client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"})))
+        return (len(client.containers.list(all=True, filters={"label": mine})),
+                len(client.images.list(filters={"label": [mine, f"{LABEL_KIND}=snapshot"]})))
 
     start = census()
     model, tok = load_model_and_tokenizer("smollm2-135m")
     tasks = [t for t in suites.load("basic", "train") if t.id in ("exec-bit-00", "csv-totals-00")]
+    with backend.start(tasks[0]) as sb, sb.snapshot():  # the census sees this process's containers and snapshots
+        assert census() == (start[0] + 1, start[1] + 1)
     args = config(tmp_path, per_device_train_batch_size=4, num_generations=2, max_steps=2, max_scout_turns=2,
                   max_recovery_turns=1, max_new_tokens_per_turn=48, learning_rate=1e-6, sandbox_backend="docker")
     tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, backend=backend)
