@@ -29,7 +29,8 @@ from reterm import suites  # noqa: E402
 from reterm.agent.episode import instruction_message  # noqa: E402
 from reterm.agent.formats import make_format  # noqa: E402
 from reterm.hardware import cpu_bf16_choice  # noqa: E402
-from reterm.models import DEFAULT_MODEL, load_model_and_tokenizer  # noqa: E402
+from reterm.models import load_model_and_tokenizer  # noqa: E402
+from reterm.options import DEFAULT_MODEL  # noqa: E402
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
 
 

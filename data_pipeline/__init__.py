@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 from reterm.options import BACKENDS, SPLIT_HELP, SPLITS, open_backend, select_tasks
+from reterm.sandbox import SandboxError
+from reterm.tasks import TaskError
 
 
 def add_task_arguments(ap) -> None:
@@ -31,3 +35,12 @@ def add_backend_arguments(ap) -> None:
 def open_selected_backend(args):
     """The backend `add_backend_arguments` selected; raises ValueError or SandboxError saying what to fix."""
     return open_backend(args.backend, args.image_map)
+
+
+def tasks_and_backend(args):
+    """The tasks and the backend the flags selected, or None after printing what is wrong (the step exits 2)."""
+    try:
+        return load_selected_tasks(args), open_selected_backend(args)
+    except (TaskError, ValueError, SandboxError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None

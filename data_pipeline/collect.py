@@ -22,16 +22,13 @@ from pathlib import Path
 
 from rich.progress import Progress
 
-from data_pipeline import add_backend_arguments, add_task_arguments, load_selected_tasks, open_selected_backend
+from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
 from data_pipeline.shards import Shard
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import SamplingConfig, make_policy
 from reterm.evaluation.recovery_bench import build
 from reterm.failures.state import load_jsonl
-from reterm.models import DEFAULT_MODEL
-from reterm.options import POLICIES, REPLY_TOKENS
-from reterm.sandbox import SandboxError
-from reterm.tasks import TaskError
+from reterm.options import DEFAULT_MODEL, POLICIES, REPLY_TOKENS
 
 
 def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, max_states_per_episode=3,
@@ -81,12 +78,9 @@ def main(argv=None) -> int:
     add_backend_arguments(ap)
     ap.add_argument("-j", "--concurrency", type=int, default=8, help="episodes running at once")
     args = ap.parse_args(argv)
-    try:
-        tasks = load_selected_tasks(args)
-        backend = open_selected_backend(args)
-    except (TaskError, ValueError, SandboxError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    if (selected := tasks_and_backend(args)) is None:
         return 2
+    tasks, backend = selected
     sampling = SamplingConfig(max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed)
     kw = {"base_url": args.base_url} if args.policy == "openai" else {}
     try:

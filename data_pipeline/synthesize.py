@@ -25,14 +25,12 @@ from pathlib import Path
 
 from rich.progress import Progress
 
-from data_pipeline import add_backend_arguments, add_task_arguments, load_selected_tasks, open_selected_backend
+from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
 from data_pipeline.shards import Shard
 from reterm import failures
 from reterm.agent.formats import SimpleFormat, render_result
 from reterm.agent.episode import instruction_message
 from reterm.failures.state import EVIDENCE_CHARS, FailureState, load_jsonl
-from reterm.sandbox import SandboxError
-from reterm.tasks import TaskError
 from reterm.verifier import verify
 
 PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps", "wrong_flag", "drop_env_prefix",
@@ -208,17 +206,14 @@ def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_task_arguments(ap)
+    add_backend_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="shard file (JSONL); re-running resumes it")
     ap.add_argument("--variants", type=int, default=4, help="seeds per perturbation kind and task")
-    add_backend_arguments(ap)
     ap.add_argument("-j", "--concurrency", type=int, default=2, help="tasks perturbed at once")
     args = ap.parse_args(argv)
-    try:
-        tasks = load_selected_tasks(args)
-        backend = open_selected_backend(args)
-    except (TaskError, ValueError, SandboxError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    if (selected := tasks_and_backend(args)) is None:
         return 2
+    tasks, backend = selected
     with Progress() as bar:
         pid = bar.add_task("synthesize", total=len(tasks) * len(PERTURBATIONS) * args.variants)
         summary = run(tasks, backend, args.out, args.variants, args.concurrency,

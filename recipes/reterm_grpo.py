@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from trl import ModelConfig, TrlParser, get_peft_config  # noqa: E402
 
-from reterm.models import DEFAULT_MODEL, load_model_and_tokenizer  # noqa: E402
-from reterm.options import select_tasks  # noqa: E402
+from reterm.models import load_model_and_tokenizer  # noqa: E402
+from reterm.options import DEFAULT_MODEL, select_tasks  # noqa: E402
 from reterm.tasks import TaskError  # noqa: E402
 from reterm.training.common import RecipeError, resume_checkpoint, setup_wandb  # noqa: E402
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402

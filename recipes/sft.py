@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
 
-from reterm.models import DEFAULT_MODEL, load_model_and_tokenizer  # noqa: E402
+from reterm.models import load_model_and_tokenizer  # noqa: E402
+from reterm.options import DEFAULT_MODEL  # noqa: E402
 from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
                                     resume_checkpoint, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402

@@ -16,9 +16,8 @@ from rich.table import Table
 from reterm import suites
 from reterm.agent.formats import FORMATS
 from reterm.evaluation.metrics import summarize_eval
-from reterm.models import DEFAULT_MODEL
-from reterm.options import (BACKENDS, BASE_IMAGE, POLICIES, REPLY_TOKENS, SPLIT_HELP, SPLITS, open_backend,
-                            select_tasks)
+from reterm.options import (BACKENDS, BASE_IMAGE, DEFAULT_MODEL, POLICIES, REPLY_TOKENS, SPLIT_HELP, SPLITS,
+                            open_backend, select_tasks)
 from reterm.sandbox import SandboxError
 from reterm.sandbox.images import build_base
 from reterm.tasks import TaskError, validate_paths

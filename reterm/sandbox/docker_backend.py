@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import io
 import os
 import re
 import select
 import struct
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -64,8 +64,6 @@ class _ExecSocketChannel:
         return bytes(out)
 
     def read(self, timeout: float) -> bytes | None:
-        import time
-
         deadline = time.monotonic() + timeout
         while True:
             remaining = deadline - time.monotonic()

@@ -8,8 +8,6 @@ stay (`reterm images prune` is not needed for correctness). Resources owned by a
 
 from __future__ import annotations
 
-import os
-import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
