@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from reterm.hardware import generation_dtype
-from reterm.models import load_model_and_tokenizer
+from reterm.models import load_model_and_tokenizer, resolve_model
 from reterm.options import POLICIES, REPLY_TOKENS
 
 
@@ -247,8 +247,6 @@ class VLLMPolicy(TokenPolicy):
             raise ImportError("the vllm policy needs the optional extra: pip install 'reterm[vllm]' "
                               "(GPU machines only); on CPU use --policy transformers") from None
         from transformers import AutoTokenizer
-
-        from reterm.models import resolve_model
 
         path = resolve_model(model_name)
         super().__init__(model_name, AutoTokenizer.from_pretrained(path), sampling)
