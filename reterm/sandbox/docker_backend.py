@@ -226,8 +226,10 @@ class DockerBackend(Backend):
                 if "stream" in chunk:
                     log.append(chunk["stream"])
                 if "error" in chunk:
-                    raise SandboxError(f"{task.dockerfile}: docker build failed: {chunk['error'].strip()}\n"
-                                       + "".join(log)[-2000:])
+                    output = "".join(log)[-2000:]
+                    hint = dfile.build_failure_hint(output + chunk["error"], network is None, task, "docker")
+                    raise SandboxError(f"{task.dockerfile}: docker build failed: {chunk['error'].strip()}. {hint}\n"
+                                       + output)
         finally:
             context.close()
 

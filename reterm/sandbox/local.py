@@ -1,9 +1,10 @@
 """The `local` backend: bubblewrap sandboxes over the host's read-only system dirs.
 
-Filesystem. The sandbox root is a tmpfs that bubblewrap builds; the host's `/usr`, `/etc`, `/bin`, `/lib*` and
-`/sbin` are bound read-only (one by one: bubblewrap 0.8 cannot create mount points inside a read-only bind of `/`),
-and a fixed set of writable dirs (`/root`, `/tmp`, `/app`, `/tests`, `/logs`, `/usr/local`, ...) plus every top-level
-dir the environment build writes to are bound from the sandbox's own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`).
+Filesystem. The sandbox's root is its own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`), bound writable at `/`, so
+a file written anywhere (`/data`, `/custom-workdir`, `/etc/passwd`) is part of the sandbox and of its snapshots. The
+host's `/usr`, `/bin`, `/lib*` and `/sbin` are bound read-only over it (their mount points live in `fs`), and
+`fs/usr/local` is bound writable over `/usr/local`. `/etc` is the sandbox's own copy of the host's, seeded at build
+time with the entries any user may read (so `/etc/shadow`, private keys and other root-only files are never copied).
 A snapshot is a copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
@@ -11,8 +12,13 @@ Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host 
 `ENTRYPOINT`, `HEALTHCHECK`, `STOPSIGNAL` and `MAINTAINER` are ignored (they change neither files nor the shell);
 anything else is an error naming the instruction. The result is cached by a hash of the environment dir.
 
-Isolation. New pid, network, ipc and uts namespaces; `--die-with-parent`; the host environment is never passed in
-(`--clearenv`); capabilities are cut to Docker's default set; `/etc/shadow` and `/etc/gshadow` are masked. Where the
+Isolation. New user, pid, network, ipc and uts namespaces; `--die-with-parent`; the host environment is never passed
+in (`--clearenv`); capabilities are cut to Docker's default set. When the driver runs as the host's root, the
+sandbox's uids 0..65535 are mapped onto the unprivileged host uids SANDBOX_UID.. (`RETERM_SANDBOX_UID`, default
+100000): root inside can chown, add users and run tasks that need root, but to the host it is an ordinary user, so a
+host file only root may read (a mode-600 file under the bound system dirs) stays unreadable. bubblewrap is started
+as that uid and the host writes the uid map (`--userns-block-fd`); the state dir, which may sit under a private
+home, is bind-mounted at a fixed traversable path in a private mount namespace first. Where the
 cgroup filesystem is writable (root on most machines), each sandbox gets its own cgroup with pids, memory and cpu
 limits, which is what contains a fork bomb; elsewhere a warning says the limits are not enforced.
 """
@@ -44,13 +50,18 @@ from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxErr
 
 log = logging.getLogger(__name__)
 
-LOCAL_BUILD_VERSION = "1"
+LOCAL_BUILD_VERSION = "2"
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-# Top-level dirs every local sandbox owns (writable); `usr/local` is bound over the read-only /usr.
-WRITABLE_DIRS = ("root", "tmp", "home", "opt", "srv", "var", "run", "mnt", "app", "tests", "logs", "solution",
-                 "usr/local")
-SYSTEM_DIRS = ("usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
-MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-")
+# Dirs every local sandbox starts with (Docker images have them too); `usr/local` is bound over the read-only /usr.
+WRITABLE_DIRS = ("root", "tmp", "home", "opt", "srv", "var/tmp", "run", "mnt", "media", "app", "tests", "logs/agent",
+                 "logs/verifier", "logs/artifacts", "solution", "proc", "dev", ".reterm/inbox",
+                 *(f"usr/local/{d}" for d in ("bin", "sbin", "lib", "include", "share", "etc", "src", "games")))
+SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
+SANDBOX_UID = int(os.environ.get("RETERM_SANDBOX_UID", "100000"))
+ID_RANGE = 65536
+# Where a root driver bind-mounts a sandbox's state dir (in a private mount namespace) so that bubblewrap, started
+# as the unprivileged SANDBOX_UID, can reach it even when RETERM_HOME sits under a home only root may enter.
+MOUNT_DIR = Path("/run/reterm/sandbox")
 DEFAULT_CAPS = ("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_SETGID",
                 "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_MKNOD",
                 "CAP_AUDIT_WRITE", "CAP_SETFCAP")
@@ -250,6 +261,67 @@ def _copy_tree(src: Path, dst: Path) -> None:
     subprocess.run(["cp", "-a", "--reflink=auto", str(src), str(dst)], check=True)
 
 
+def _privileged() -> bool:
+    return os.geteuid() == 0
+
+
+def _give_to_sandbox(path: Path) -> None:
+    """Host-made files in a sandbox's tree belong to the sandbox's root (the mapped SANDBOX_UID)."""
+    if _privileged():
+        subprocess.run(["chown", "-R", "--no-dereference", f"{SANDBOX_UID}:{SANDBOX_UID}", str(path)], check=True)
+
+
+def _ensure_layout(fs: Path) -> list[Path]:
+    """Creates the mount points and standard dirs a sandbox root needs; returns what it had to create."""
+    made: list[Path] = []
+    for name in SYSTEM_DIRS:
+        host, mine = Path("/") / name, fs / name
+        if mine.exists() or mine.is_symlink():
+            continue
+        if host.is_symlink():
+            mine.symlink_to(os.readlink(host))
+            made.append(mine)
+        elif host.is_dir():
+            mine.mkdir()
+            made.append(mine)
+    for rel in WRITABLE_DIRS:
+        d = fs / rel
+        if not d.exists():
+            d.mkdir(parents=True)
+            if fs / rel.split("/")[0] not in made:
+                made.append(fs / rel.split("/")[0])
+    os.chmod(fs / "tmp", 0o1777)
+    os.chmod(fs / "var" / "tmp", 0o1777)
+    return made
+
+
+def _seed_etc(fs: Path) -> None:
+    """The sandbox's own /etc: the host's, less every entry that not every user may read (shadow files, private
+    keys, ...), which a sandbox must never see."""
+    etc = fs / "etc"
+    etc.mkdir(exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk("/etc"):
+        rel = os.path.relpath(dirpath, "/etc")
+        keep = []
+        for d in dirnames:
+            st = os.lstat(os.path.join(dirpath, d))
+            if os.path.islink(os.path.join(dirpath, d)):
+                filenames.append(d)
+            elif st.st_mode & 0o005 == 0o005:
+                keep.append(d)
+                (etc / rel / d).mkdir(exist_ok=True)
+                shutil.copystat(os.path.join(dirpath, d), etc / rel / d)
+        dirnames[:] = keep
+        for f in filenames:
+            src = os.path.join(dirpath, f)
+            st = os.lstat(src)
+            dst = etc / rel / f
+            if os.path.islink(src):
+                os.symlink(os.readlink(src), dst)
+            elif os.path.isfile(src) and st.st_mode & 0o004:
+                shutil.copy2(src, dst)
+
+
 class LocalSandbox(Sandbox):
     backend_name = "local"
 
@@ -267,9 +339,9 @@ class LocalSandbox(Sandbox):
                 fs_source.rename(self.dir / "fs")
             else:
                 (self.dir / "fs").mkdir()
-            for rel in WRITABLE_DIRS:
-                (self.dir / "fs" / rel).mkdir(parents=True, exist_ok=True)
-            os.chmod(self.dir / "fs" / "tmp", 0o1777)
+            # Snapshots exported by older versions lack some mount points; anything made here goes to the sandbox.
+            for made in _ensure_layout(self.fs):
+                _give_to_sandbox(made)
             self.cgroup = Cgroup(self.id, spec.pids, spec.memory_mb, spec.cpus)
             self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap)
         except BaseException:
@@ -280,37 +352,27 @@ class LocalSandbox(Sandbox):
     def fs(self) -> Path:
         return self.dir / "fs"
 
-    def _bwrap_argv(self) -> list[str]:
-        argv = [bwrap_path()]
+    def _bwrap_argv(self, userns_fds: tuple[int, int] | None) -> list[str]:
+        """bubblewrap's command line. With `userns_fds` (a root driver), the state dir is reached through MOUNT_DIR
+        and the host writes the uid map; otherwise bubblewrap maps the caller's own uid to root."""
+        src = MOUNT_DIR if userns_fds else self.dir
+        argv = [bwrap_path(), "--bind", str(src / "fs"), "/"]
         for name in SYSTEM_DIRS:
             host = Path("/") / name
-            if host.is_symlink():
-                argv += ["--symlink", os.readlink(host), str(host)]
-            elif host.is_dir():
+            if host.is_dir() and not host.is_symlink():
                 argv += ["--ro-bind", str(host), str(host)]
-        for f in MASKED_FILES:
-            if os.path.exists(f):
-                argv += ["--ro-bind", "/dev/null", f]
-        argv += ["--proc", "/proc", "--dev", "/dev"]
-        fs = self.fs
-        for entry in sorted(fs.iterdir()):
-            if entry.name == "usr":
-                continue
-            argv += ["--bind", str(entry), f"/{entry.name}"]
-        if (fs / "usr" / "local").is_dir() and Path("/usr/local").is_dir():
-            argv += ["--bind", str(fs / "usr" / "local"), "/usr/local"]
-        argv += ["--ro-bind", str(self.dir / "inbox"), INBOX]
-        argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox"]
+        if Path("/usr/local").is_dir():
+            argv += ["--bind", str(src / "fs" / "usr" / "local"), "/usr/local"]
+        argv += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", str(src / "inbox"), INBOX]
+        argv += ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox"]
+        if userns_fds:
+            argv += ["--userns-block-fd", str(userns_fds[0]), "--info-fd", str(userns_fds[1])]
         if not self.spec.network:
             argv += ["--unshare-net"]
-        argv += ["--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH", DEFAULT_PATH,
-                 "--chdir", "/"]
-        if os.geteuid() == 0:
-            argv += ["--cap-drop", "ALL"]
-            for cap in DEFAULT_CAPS:
-                argv += ["--cap-add", cap]
-        else:
-            argv += ["--unshare-user", "--uid", "0", "--gid", "0"]
+        argv += ["--uid", "0", "--gid", "0", "--die-with-parent", "--new-session", "--clearenv",
+                 "--setenv", "PATH", DEFAULT_PATH, "--chdir", "/", "--cap-drop", "ALL"]
+        for cap in DEFAULT_CAPS:
+            argv += ["--cap-add", cap]
         argv += ["bash", "--noprofile", "--norc"]
         return argv
 
@@ -318,17 +380,58 @@ class LocalSandbox(Sandbox):
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
-        argv = self._bwrap_argv()
         procs = self.cgroup.procs_files if self.cgroup else []
         # Join the cgroups before exec'ing bwrap so every process of the sandbox is counted from the start.
         wrapper = ["/bin/sh", "-c", 'for f in $0; do echo $$ > "$f" || exit 97; done; exec "$@"', " ".join(procs)]
+        fds: tuple[int, ...] = ()
+        if _privileged():
+            r_block, w_block = os.pipe()
+            r_info, w_info = os.pipe()
+            fds = (r_block, w_info)
+            MOUNT_DIR.mkdir(parents=True, exist_ok=True)
+            wrapper += ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
+                        'mount --bind "$0" "$1" && shift && exec "$@"', str(self.dir), str(MOUNT_DIR),
+                        "setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups", "--"]
+        argv = wrapper + self._bwrap_argv(fds or None)
 
         def spawn():
-            return subprocess.Popen(wrapper + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=fds,
                                     stderr=subprocess.STDOUT, env={"PATH": DEFAULT_PATH}, start_new_session=True)
 
-        self._proc = _in_keeper(spawn)
+        try:
+            self._proc = _in_keeper(spawn)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        if fds:
+            try:
+                self._map_ids(r_info, w_block)
+            finally:
+                os.close(r_info)
+                os.close(w_block)
         return _PipeChannel(self._proc)
+
+    def _map_ids(self, r_info: int, w_block: int) -> None:
+        """Writes the sandbox's uid/gid map (0.. -> SANDBOX_UID..) once bubblewrap reports its child, then lets it
+        go on. Only the host's root may map a range; bubblewrap itself could map just one uid."""
+        info = b""
+        deadline = time.monotonic() + 30
+        while b"}" not in info and time.monotonic() < deadline:
+            r, _, _ = select.select([r_info], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = os.read(r_info, 4096) if r else b""
+            if not chunk:
+                break
+            info += chunk
+        try:
+            pid = json.loads(info)["child-pid"]
+            for kind in ("uid_map", "gid_map"):
+                Path(f"/proc/{pid}/{kind}").write_text(f"0 {SANDBOX_UID} {ID_RANGE}\n")
+        except (ValueError, KeyError, OSError) as e:
+            self._proc.kill()
+            out = self._proc.stdout.read().decode(errors="replace")[-1000:]
+            raise SandboxError(f"could not start the bubblewrap sandbox {self.id} ({e.__class__.__name__}: {e}): "
+                               f"{out.strip()}") from None
+        os.write(w_block, b"1")
 
     # -- files -----------------------------------------------------------------------------------------------
     def put_archive(self, dest_dir: str, tar_bytes: bytes) -> None:
@@ -432,86 +535,72 @@ class LocalBackend(Backend):
 
     def _build(self, task, out: Path) -> dict:
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}
-        workdir = task.workdir or "/root"
+        workdir = "/root"
         fs = out / "fs"
-        for rel in WRITABLE_DIRS:
-            (fs / rel).mkdir(parents=True, exist_ok=True)
+        fs.mkdir(parents=True)
+        _ensure_layout(fs)
+        _seed_etc(fs)
+        if task.workdir:  # Docker creates a missing working dir; so do we
+            (fs / task.workdir.lstrip("/")).mkdir(parents=True, exist_ok=True)
+        _give_to_sandbox(fs)
         if task.dockerfile is None:
-            return {"env": env, "workdir": workdir}
+            return {"env": env, "workdir": task.workdir or workdir}
         path = task.dockerfile
         instrs = dfile.parse(path)
-        # First pass: every top-level dir the build writes to must exist before the build sandbox starts, because
-        # its binds are fixed at start.
-        args: dict[str, str] = {}
-        penv = dict(env)
-        pwork = workdir
-        froms = 0
-        for ins in instrs:
-            if ins.keyword == "FROM":
-                froms += 1
-                if froms > 1:
-                    raise BuildError(f"{path}:{ins.line}: multi-stage builds (a second FROM) need --backend docker")
-            elif ins.keyword in ("ENV", "ARG"):
-                for k, v in dfile.parse_key_values(ins, path):
-                    (penv if ins.keyword == "ENV" else args)[k] = dfile.substitute(v, {**args, **penv})
-            elif ins.keyword == "WORKDIR":
-                pwork = os.path.join(pwork, dfile.substitute(ins.args.strip(), {**args, **penv}))
-                self._writable_top(path, ins, pwork, fs)
-            elif ins.keyword in ("COPY", "ADD"):
-                dest = self._copy_args(path, ins, {**args, **penv})[1]
-                self._writable_top(path, ins, os.path.join(pwork, dest), fs)
+        froms = [ins for ins in instrs if ins.keyword == "FROM"]
+        if len(froms) > 1:
+            raise BuildError(f"{path}:{froms[1].line}: multi-stage builds (a second FROM) need --backend docker")
+        network = bool(task.allow_internet and self.allow_internet)
         spec = SandboxSpec(task.id, "/", ShellState("/", dict(env)), task.limits.cpus, task.limits.memory_mb,
-                           task.limits.pids, network=False, output_cap=self.output_cap or DEFAULT_OUTPUT_CAP)
+                           task.limits.pids, network=network, output_cap=self.output_cap or DEFAULT_OUTPUT_CAP)
         box = LocalSandbox(self, spec, fs, copy=False)
         deadline = time.monotonic() + task.limits.build_timeout_sec
         try:
-            args = {}
+            args: dict[str, str] = {}
             for ins in instrs:
-                subst = {**args, **box.shell.state.env}
-                kw = ins.keyword
-                if kw == "FROM" or kw in IGNORED_INSTRUCTIONS:
-                    continue
-                if kw == "ENV":
-                    for k, v in dfile.parse_key_values(ins, path):
-                        box.shell.state.env[k] = dfile.substitute(v, {**args, **box.shell.state.env})
-                elif kw == "ARG":
-                    for k, v in dfile.parse_key_values(ins, path):
-                        args.setdefault(k, dfile.substitute(v, subst))
-                elif kw == "WORKDIR":
-                    workdir = os.path.join(workdir, dfile.substitute(ins.args.strip(), subst))
-                    box.exec(f"mkdir -p {shlex.quote(workdir)}", timeout=30)
-                elif kw in ("COPY", "ADD"):
-                    self._apply_copy(box, task, path, ins, workdir, subst)
-                elif kw == "RUN":
-                    cmd = ins.json_args()
-                    command = shlex.join(cmd) if cmd is not None else ins.args
-                    res = box.exec(command, timeout=max(1.0, deadline - time.monotonic()),
-                                   state=ShellState(workdir, {**args, **box.shell.state.env}))
-                    if not res.ok:
-                        why = "timed out" if res.timed_out else f"exited {res.exit_code}"
-                        raise BuildError(f"{path}:{ins.line}: RUN {why} in the local backend "
-                                         f"(host system dirs are read-only there; use --backend docker if the "
-                                         f"step must change them):\n{res.output[-2000:]}")
-                elif kw == "USER" and ins.args.strip() in ("root", "0", "root:root", "0:0"):
-                    continue
-                else:
-                    raise BuildError(f"{path}:{ins.line}: the local backend cannot apply `{kw}` "
-                                     f"(supported: WORKDIR, ENV, ARG, COPY, ADD, RUN); use --backend docker")
+                workdir = self._apply(box, task, ins, args, workdir, deadline, network)
             env = dict(box.shell.state.env)
         finally:
             box.close(keep_fs_at=fs)
-        return {"env": env, "workdir": workdir}
+        return {"env": env, "workdir": task.workdir or workdir}
 
-    @staticmethod
-    def _writable_top(path: Path, ins, target: str, fs: Path) -> None:
-        norm = os.path.normpath(target)
-        parts = [p for p in norm.split("/") if p]
-        if not parts:
-            raise BuildError(f"{path}:{ins.line}: {ins.keyword} to / is not possible in the local backend")
-        if parts[0] in SYSTEM_DIRS and not norm.startswith("/usr/local"):
-            raise BuildError(f"{path}:{ins.line}: {ins.keyword} writes to {norm}, a read-only host system dir in "
-                             f"the local backend; use --backend docker")
-        (fs / parts[0]).mkdir(parents=True, exist_ok=True)
+    def _apply(self, box: "LocalSandbox", task, ins, args: dict, workdir: str, deadline: float,
+               network: bool) -> str:
+        """Applies one Dockerfile instruction to the build sandbox; returns the working dir after it."""
+        path, kw = task.dockerfile, ins.keyword
+        subst = {**args, **box.shell.state.env}
+        if kw == "FROM" or kw in IGNORED_INSTRUCTIONS:
+            return workdir
+        if kw == "ENV":
+            for k, v in dfile.parse_key_values(ins, path):
+                box.shell.state.env[k] = dfile.substitute(v, {**args, **box.shell.state.env})
+        elif kw == "ARG":
+            for k, v in dfile.parse_key_values(ins, path):
+                args.setdefault(k, dfile.substitute(v, subst))
+        elif kw == "WORKDIR":
+            workdir = os.path.join(workdir, dfile.substitute(ins.args.strip(), subst))
+            res = box.exec(f"mkdir -p {shlex.quote(workdir)}", timeout=30)
+            if not res.ok:
+                raise BuildError(f"{path}:{ins.line}: WORKDIR {workdir}: {res.output.strip()[-500:]}")
+        elif kw in ("COPY", "ADD"):
+            try:
+                self._apply_copy(box, task, path, ins, workdir, subst)
+            except SandboxError as e:
+                raise BuildError(f"{path}:{ins.line}: {kw} failed in the local backend: {e}") from None
+        elif kw == "RUN":
+            cmd = ins.json_args()
+            command = shlex.join(cmd) if cmd is not None else ins.args
+            res = box.exec(command, timeout=max(1.0, deadline - time.monotonic()),
+                           state=ShellState(workdir, {**args, **box.shell.state.env}))
+            if not res.ok:
+                why = "timed out" if res.timed_out else f"exited {res.exit_code}"
+                raise BuildError(f"{path}:{ins.line}: RUN {why} in the local backend. "
+                                 f"{dfile.build_failure_hint(res.output, network, task, 'local')}\n"
+                                 f"{res.output[-2000:]}")
+        elif not (kw == "USER" and ins.args.strip() in ("root", "0", "root:root", "0:0")):
+            raise BuildError(f"{path}:{ins.line}: the local backend cannot apply `{kw}` "
+                             f"(supported: WORKDIR, ENV, ARG, COPY, ADD, RUN); use --backend docker")
+        return workdir
 
     @staticmethod
     def _copy_args(path: Path, ins, subst) -> tuple[list[str], str, dict]:
@@ -532,7 +621,7 @@ class LocalBackend(Backend):
     def _apply_copy(self, box: LocalSandbox, task, path: Path, ins, workdir: str, subst) -> None:
         sources, dest, flags = self._copy_args(path, ins, subst)
         ctx = task.environment_dir.resolve()
-        dest_abs = os.path.join(workdir, dest)
+        dest_abs = os.path.normpath(os.path.join(workdir, dest))
         matched: list[Path] = []
         for src in sources:
             if "://" in src:
@@ -545,8 +634,11 @@ class LocalBackend(Backend):
                 matched.append(p)
         if not matched:
             raise BuildError(f"{path}:{ins.line}: {ins.keyword} sources {sources} match nothing in {ctx}")
+        # As Docker: into the destination dir when it ends in "/", names an existing dir (`COPY f /app`,
+        # `COPY f .`), or receives several sources or a directory's contents; else the file is renamed to it.
+        into_dir = (dest.endswith("/") or dest in (".", "./") or len(matched) > 1 or any(m.is_dir() for m in matched)
+                    or box.exec(f"test -d {shlex.quote(dest_abs)}", timeout=30).ok)
         buf = io.BytesIO()
-        into_dir = dest.endswith("/") or len(matched) > 1 or any(m.is_dir() for m in matched)
         with tarfile.open(fileobj=buf, mode="w") as tar:
             for m in matched:
                 if m.is_dir():
@@ -560,10 +652,11 @@ class LocalBackend(Backend):
                     tar.add(m, arcname=m.name if into_dir else os.path.basename(dest_abs))
         target_dir = dest_abs if into_dir else os.path.dirname(dest_abs)
         box.put_archive(target_dir, buf.getvalue())
-        if flags.get("chown"):
-            box.exec(f"chown -R {shlex.quote(flags['chown'])} {shlex.quote(dest_abs)}", timeout=60)
-        if flags.get("chmod"):
-            box.exec(f"chmod -R {shlex.quote(flags['chmod'])} {shlex.quote(dest_abs)}", timeout=60)
+        for flag, tool in (("chown", "chown"), ("chmod", "chmod")):
+            if flags.get(flag):
+                res = box.exec(f"{tool} -R {shlex.quote(flags[flag])} {shlex.quote(dest_abs)}", timeout=60)
+                if not res.ok:
+                    raise BuildError(f"{path}:{ins.line}: {ins.keyword} --{flag}: {res.output.strip()[-500:]}")
 
     # -- sandboxes -------------------------------------------------------------------------------------------
     def spec_for(self, task, meta: dict) -> SandboxSpec:
@@ -607,7 +700,7 @@ class LocalBackend(Backend):
         remove_tree(snapshot.ref)
 
     def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
-        subprocess.run(["tar", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"), "fs"], check=True)
+        subprocess.run(["tar", "--numeric-owner", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"), "fs"], check=True)
         return "fs.tar"
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
@@ -615,7 +708,7 @@ class LocalBackend(Backend):
         d = self.root / "snapshots" / snap_id
         write_owner_file(d, "snapshot", task=spec.task_id)
         try:
-            subprocess.run(["tar", "-C", str(d), "-xf", str(path)], check=True)
+            subprocess.run(["tar", "--numeric-owner", "-C", str(d), "-xf", str(path)], check=True)
         except BaseException:
             remove_tree(d)
             raise
