@@ -104,7 +104,7 @@ class DockerSandbox(Sandbox):
         self._parent = parent
         try:
             self.container = backend.create_container(image, spec, self.id)
-            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap)
+            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap, spec.user)
         except BaseException:
             self.close()
             raise
@@ -253,7 +253,8 @@ class DockerBackend(Backend):
         return SandboxSpec(
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, env), cpus=task.limits.cpus,
             memory_mb=task.limits.memory_mb, pids=task.limits.pids,
-            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
+            network=bool(task.allow_internet and self.allow_internet),
+            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP, user=task.agent_user,
         )
 
     def prepare(self, task) -> str:
@@ -261,7 +262,7 @@ class DockerBackend(Backend):
 
     def start(self, task, progress=None) -> DockerSandbox:
         image = self.image_for(task)
-        return DockerSandbox(self, self.spec_for(task, image), image)
+        return DockerSandbox(self, self.spec_for(task, image), image).on_start()
 
     def commit(self, sandbox: DockerSandbox, state: ShellState) -> Snapshot:
         snap_id = new_id("snap")

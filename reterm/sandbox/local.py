@@ -343,7 +343,7 @@ class LocalSandbox(Sandbox):
             for made in _ensure_layout(self.fs):
                 _give_to_sandbox(made)
             self.cgroup = Cgroup(self.id, spec.pids, spec.memory_mb, spec.cpus)
-            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap)
+            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap, spec.user)
         except BaseException:
             self.close()
             raise
@@ -442,8 +442,8 @@ class LocalSandbox(Sandbox):
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(tar_bytes)
-            res = self.exec(f"mkdir -p {shlex.quote(dest_dir)} && tar -xf {INBOX}/{name} --no-same-owner "
-                            f"-C {shlex.quote(dest_dir)}", timeout=120)
+            res = self.shell.exec(f"mkdir -p {shlex.quote(dest_dir)} && tar -xf {INBOX}/{name} --no-same-owner "
+                                  f"-C {shlex.quote(dest_dir)}", timeout=120, state=self.shell.state.copy())
         finally:
             (self.dir / "inbox" / name).unlink(missing_ok=True)
         if not res.ok:
@@ -665,13 +665,13 @@ class LocalBackend(Backend):
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, dict(meta["env"])),
             cpus=task.limits.cpus, memory_mb=task.limits.memory_mb, pids=task.limits.pids,
             network=bool(task.allow_internet and self.allow_internet),
-            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
+            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP, user=task.agent_user,
         )
 
     def start(self, task, progress=None) -> LocalSandbox:
         env_dir = self.prepare(task)
         meta = json.loads((env_dir / "meta.json").read_text())
-        return LocalSandbox(self, self.spec_for(task, meta), env_dir / "fs")
+        return LocalSandbox(self, self.spec_for(task, meta), env_dir / "fs").on_start()
 
     def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState) -> Snapshot:
         snap_id = new_id("snap")
