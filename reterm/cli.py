@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import time
 from pathlib import Path
@@ -13,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from reterm import suites
+from reterm import stopping, suites
 from reterm.agent.formats import FORMATS
 from reterm.evaluation.metrics import summarize_eval
 from reterm.models import DEFAULT_MODEL
@@ -35,15 +34,11 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_BAD_INPUT)
 
 
-def _terminate(signum, frame):  # SIGTERM -> SystemExit, so atexit closes every sandbox and snapshot
-    raise SystemExit(128 + signum)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="reterm")
 def main() -> None:
     """ReTerm: train terminal agents to recover from their own failures."""
-    signal.signal(signal.SIGTERM, _terminate)
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
 
 
 def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str) -> list:

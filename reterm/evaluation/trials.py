@@ -10,9 +10,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reterm import stopping
 from reterm.agent.episode import run_episode
 from reterm.evaluation.baselines import AgentOutcome, NopAgent, OracleAgent
 from reterm.sandbox import Backend, Sandbox, SandboxError
+from reterm.sandbox.base import close_all
 from reterm.sandbox.dockerfile import DockerfileError
 from reterm.tasks import Task
 from reterm.verifier import verify
@@ -170,22 +172,35 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
     lock = threading.Lock()
     results: list[dict] = []
     jobs = [(task, k) for k in range(samples) for task in tasks]
-    with (output / "results.jsonl").open("a") as f, (output / "trajectories.jsonl").open("a") as ft, \
-            ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        futures = [pool.submit(run_trial, task, backend, agent, k, output / "trials" / f"{task.id}__{k}")
-                   for task, k in jobs]
-        for fut in as_completed(futures):
-            trial = fut.result()
-            row = trial.to_dict()
-            with lock:
-                f.write(json.dumps(row) + "\n")
-                f.flush()
-                if trial.trajectory is not None:
-                    ft.write(json.dumps({**trial.trajectory.to_dict(), "sample": trial.sample}) + "\n")
-                    ft.flush()
-                results.append(row)
-            if on_result:
-                on_result(row)
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
+    stopped = True
+    try:
+        with (output / "results.jsonl").open("a") as f, (output / "trajectories.jsonl").open("a") as ft:
+            futures = [pool.submit(run_trial, task, backend, agent, k, output / "trials" / f"{task.id}__{k}")
+                       for task, k in jobs]
+            for fut in as_completed(futures):
+                trial = fut.result()
+                row = trial.to_dict()
+                with lock:
+                    f.write(json.dumps(row) + "\n")
+                    f.flush()
+                    if trial.trajectory is not None:
+                        ft.write(json.dumps({**trial.trajectory.to_dict(), "sample": trial.sample}) + "\n")
+                        ft.flush()
+                    results.append(row)
+                if on_result:
+                    on_result(row)
+        stopped = False
+    finally:
+        # Told to stop (or failing): trials not started are dropped, running ones end with their sandboxes, and
+        # the summary says how far the run got; results.jsonl already holds every finished trial.
+        pool.shutdown(wait=not stopped, cancel_futures=True)
+        if stopped:
+            if stopping.STOP.is_set():
+                close_all()
+            _atomic_write(output / "summary.json", json.dumps(
+                {**summarize(results), "agent": agent.name, "backend": backend.name, "interrupted": True,
+                 "planned": len(jobs)}, indent=2) + "\n")
     if (output / "trajectories.jsonl").stat().st_size == 0:
         (output / "trajectories.jsonl").unlink()
     summary = {**summarize(results), "agent": agent.name, "backend": backend.name}

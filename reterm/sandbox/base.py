@@ -82,16 +82,21 @@ def _unregister(obj) -> None:
         _open.discard(obj)
 
 
+_closing = threading.Lock()  # one sweep at a time: a later caller (atexit) waits for one a stop signal began
+
+
 @atexit.register
-def _close_everything() -> None:
-    with _open_lock:
-        items = list(_open)
-    for obj in items:  # sandboxes first: their containers may pin a snapshot image
-        if isinstance(obj, Sandbox):
-            obj.close()
-    for obj in items:
-        if isinstance(obj, Snapshot):
-            obj._delete()
+def close_all() -> None:
+    """Closes every sandbox and snapshot still open (at exit, and when a run is told to stop)."""
+    with _closing:
+        with _open_lock:
+            items = list(_open)
+        for obj in items:  # sandboxes first: their containers may pin a snapshot image
+            if isinstance(obj, Sandbox):
+                obj.close()
+        for obj in items:
+            if isinstance(obj, Snapshot):
+                obj._delete()
 
 
 class Snapshot:
@@ -309,11 +314,15 @@ class Sandbox(ABC):
                 return
             self._closed = True
         _unregister(self)
+        # Kill first, then close the shell: a command still running in another thread ends at once (and its
+        # shell does not restart), instead of holding the shell's lock until its own timeout.
+        if self.shell is not None:
+            self.shell.abort()
         try:
+            self._destroy()
+        finally:
             if self.shell is not None:
                 self.shell.close()
-        finally:
-            self._destroy()
 
     @abstractmethod
     def _destroy(self) -> None:

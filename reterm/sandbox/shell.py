@@ -217,6 +217,7 @@ class PersistentShell:
         self._open_channel = open_channel
         self.state = state
         self.user = user  # commands run from the shell's own state (the agent's) run as this user
+        self._aborted = False
         self.output_cap = output_cap
         self._lock = threading.Lock()
         self._channel: Channel | None = None
@@ -228,7 +229,13 @@ class PersistentShell:
 
     def restart(self) -> None:
         self._close_channel()
+        if self._aborted:
+            raise SandboxError("the sandbox was closed while a command ran")
         self._start()
+
+    def abort(self) -> None:
+        """Marks the shell as going away (no lock: a command may be running); it will not be restarted."""
+        self._aborted = True
 
     def _close_channel(self) -> None:
         if self._channel is not None:
