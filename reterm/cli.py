@@ -72,6 +72,9 @@ def task_options(default_split: str):
     ])
 
 
+skip_broken_option = click.option(
+    "--skip-broken", is_flag=True, help="skip tasks that do not load (each is reported) instead of exiting 2")
+
 # Options shared by every command that runs a model.
 model_options = _with([
     click.option("--model", "-m", default=DEFAULT_MODEL, show_default=True,
@@ -157,7 +160,7 @@ sandbox_options = _with([
 @task_options(default_split="all")
 @click.option("--agent", type=click.Choice(["oracle", "nop", "model"]), default="oracle", show_default=True,
               help="oracle: the reference solution; nop: nothing; model: a language model (see --model)")
-@click.option("--skip-broken", is_flag=True, help="skip tasks that do not load (each is reported) instead of exiting 2")
+@skip_broken_option
 @sandbox_options
 @model_options
 def run(task_paths, suite, split, agent, skip_broken, backend, image_map, allow_internet, concurrency, output, model,
@@ -177,7 +180,7 @@ def run(task_paths, suite, split, agent, skip_broken, backend, image_map, allow_
 @main.command("eval")
 @task_options(default_split="heldout")
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=1, show_default=True, help="samples per task")
-@click.option("--skip-broken", is_flag=True, help="skip tasks that do not load (each is reported) instead of exiting 2")
+@skip_broken_option
 @sandbox_options
 @model_options
 def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow_internet, concurrency, output, model,
@@ -213,14 +216,15 @@ def recovery_bench() -> None:
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
 @click.option("--max-states-per-episode", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="keep at most this many error states from one episode (distinct categories first)")
+@skip_broken_option
 @sandbox_options
 @model_options
-def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, backend, image_map, allow_internet, concurrency, output,
+def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, skip_broken, backend, image_map, allow_internet, concurrency, output,
                          model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
     from reterm.evaluation import recovery_bench as rb
 
-    tasks = _resolve_task_paths(task_paths, suite, split)
+    tasks = _resolve_task_paths(task_paths, suite, split, skip_broken)
     out = Path(out_dir)
     if (out / "manifest.json").exists():
         _fail(f"{out} already holds a recovery benchmark; choose another --out")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import get_backend, harbor_task
-from reterm.runner import run_trial, summarize
+from reterm.evaluation.trials import run_trial, summarize
 from reterm.sandbox.local import BuildError
 from reterm.tasks import TaskError, load_task
 
@@ -118,3 +118,20 @@ def test_pass_rate_is_over_scored_trials():
     rows = [{"passed": True, "infra_error": None}, {"passed": False, "infra_error": None},
             {"passed": False, "infra_error": "verifier timed out"}]
     assert summarize(rows) == {"n": 3, "n_scored": 2, "n_passed": 1, "n_infra_error": 1, "pass_rate": 0.5}
+
+
+def test_skip_broken_runs_the_rest_and_reports_each(tmp_path):
+    from click.testing import CliRunner
+
+    from reterm.cli import main
+
+    harbor_task(tmp_path / "tasks" / "good")
+    harbor_task(tmp_path / "tasks" / "bad", toml="[agent]\ntimeout_sec = \"soon\"\n")
+    args = ["run", str(tmp_path / "tasks"), "--agent", "oracle", "--backend", "local"]
+    refused = CliRunner().invoke(main, args + ["-o", str(tmp_path / "r1")])
+    assert refused.exit_code == 2 and "timeout_sec" in refused.output
+    ran = CliRunner().invoke(main, args + ["-o", str(tmp_path / "r2"), "--skip-broken"])
+    assert ran.exit_code == 0, ran.output
+    assert "skipped broken task" in ran.output and "bad/task.toml" in ran.output
+    rows = (tmp_path / "r2" / "results.jsonl").read_text().splitlines()
+    assert len(rows) == 1 and '"good"' in rows[0]

@@ -586,7 +586,8 @@ class LocalBackend(Backend):
             try:
                 self._apply_copy(box, task, path, ins, workdir, subst)
             except SandboxError as e:
-                raise BuildError(f"{path}:{ins.line}: {kw} failed in the local backend: {e}") from None
+                raise BuildError(f"{path}:{ins.line}: {kw} failed in the local backend: {e}\n"
+                                 f"{dfile.build_failure_hint(str(e), True, task, 'local')}") from None
         elif kw == "RUN":
             cmd = ins.json_args()
             command = shlex.join(cmd) if cmd is not None else ins.args

@@ -121,12 +121,26 @@ def _nth_line(text: str, pattern: str, n: int) -> int | None:
     return hits[n] if n < len(hits) else None
 
 
-def _refuse_unbuilt(task_dir: Path, text: str) -> None:
+def _refuse_unbuilt(task_dir: Path, text: str, env: "_Fields") -> None:
     """Harbor features ReTerm does not build are refused by name, never silently ignored."""
+    if env.string("os") not in (None, "linux"):
+        raise env.error("os", "must be \"linux\": ReTerm runs Linux sandboxes only")
+    for key in ("gpus", "tpus"):
+        if env.data.get(key):
+            raise env.error(key, "asks for accelerators, which ReTerm's sandboxes do not provide")
     if (task_dir / "environment" / "docker-compose.yaml").is_file() or \
             (task_dir / "environment" / "docker-compose.yml").is_file():
         raise TaskError(task_dir, "environment/docker-compose.yaml",
                         "multi-container environments (docker-compose) are not supported by ReTerm")
+
+
+def _env_table(fields: _Fields) -> dict[str, str]:
+    """An `env = {...}` table of strings or numbers (Harbor's [verifier] env and [solution] env)."""
+    values = fields.table_of("env")
+    for k, v in values.items():
+        if not isinstance(v, (str, int, float)) or isinstance(v, bool):
+            raise fields.error("env", f"values must be strings or numbers, got {k} = {v!r}")
+    return {k: str(v) for k, v in values.items()}
 
 
 def _artifacts(task_dir: Path, text: str, value, where: str) -> list[str]:
@@ -214,7 +228,6 @@ def _steps(task_dir: Path, text: str, data) -> list[TaskStep]:
 
 def load_harbor(task_dir: Path) -> Task:
     text, data = _parse_toml(task_dir)
-    _refuse_unbuilt(task_dir, text)
     top = _Fields(task_dir, HARBOR_FILE, text, data, None, lambda k: _toml_line(text, None, k))
 
     def table(name: str) -> _Fields:
@@ -222,12 +235,9 @@ def load_harbor(task_dir: Path) -> Task:
 
     top.string("version")
     metadata = dict(top.table_of("metadata"))
-    verifier, agent, env = table("verifier"), table("agent"), table("environment")
-
-    verifier_env = verifier.table_of("env")
-    for k, v in verifier_env.items():
-        if not isinstance(v, (str, int, float)) or isinstance(v, bool):
-            raise verifier.error("env", f"values must be strings or numbers, got {k} = {v!r}")
+    verifier, agent, env, solution_table = table("verifier"), table("agent"), table("environment"), table("solution")
+    _refuse_unbuilt(task_dir, text, env)
+    verifier_env, solution_env = _env_table(verifier), _env_table(solution_table)
 
     limits = TaskLimits(
         agent_timeout_sec=agent.number("timeout_sec", 600.0),
@@ -273,7 +283,8 @@ def load_harbor(task_dir: Path) -> Task:
         allow_internet=env.boolean("allow_internet", True),
         limits=limits,
         metadata=metadata,
-        verifier_env={k: str(v) for k, v in verifier_env.items()},
+        verifier_env=verifier_env,
+        solution_env=solution_env,
         agent_user=agent.string("user"),
         verifier_user=verifier.string("user"),
         verifier_environment=_verifier_environment(task_dir, text, verifier, env, limits, artifacts),

@@ -67,6 +67,7 @@ class Task:
     limits: TaskLimits = field(default_factory=TaskLimits)
     metadata: dict = field(default_factory=dict)
     verifier_env: dict[str, str] = field(default_factory=dict)
+    solution_env: dict[str, str] = field(default_factory=dict)  # [solution] env, for the reference solution
     agent_user: str | None = None  # [agent] user: the agent's commands run as this OS user (default root)
     verifier_user: str | None = None  # [verifier] user (default root)
     # [verifier] environment_mode = "separate": the tests run in a sandbox of their own, built from tests/ (or
