@@ -219,8 +219,9 @@ def recovery_bench() -> None:
 @skip_broken_option
 @sandbox_options
 @model_options
-def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, skip_broken, backend, image_map, allow_internet, concurrency, output,
-                         model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, skip_broken, backend, image_map,
+                         allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns,
+                         max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
     from reterm.evaluation import recovery_bench as rb
 

@@ -701,7 +701,9 @@ class LocalBackend(Backend):
         remove_tree(snapshot.ref)
 
     def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
-        subprocess.run(["tar", "--numeric-owner", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"), "fs"], check=True)
+        # Numeric owners: the sandbox's files belong to mapped uids (SANDBOX_UID..), which have no names here.
+        subprocess.run(["tar", "--numeric-owner", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"),
+                        "fs"], check=True)
         return "fs.tar"
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
