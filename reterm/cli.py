@@ -41,7 +41,8 @@ def main() -> None:
     stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
 
 
-def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str, skip_broken: bool = False) -> list:
+def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str,
+                        skip_broken: bool = False) -> list:
     broken: list | None = [] if skip_broken else None
     try:
         return select_tasks(paths, suite, split, broken)

@@ -30,7 +30,8 @@ __all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_SUITE", "OUTPUT_CAP", "POLICIES", 
            "open_backend", "select_tasks"]
 
 
-def select_tasks(paths=(), suite: str | None = None, split: str = "all", broken: list | None = None) -> list[Task]:
+def select_tasks(paths=(), suite: str | None = None, split: str = "all",
+                 broken: list | None = None) -> list[Task]:
     """Task dirs (or dirs of task dirs), plus a suite: a bundled one's `split`, or a directory of task dirs. With
     neither, the bundled `basic` suite. Raises TaskError or ValueError naming the bad task, suite or split, also
     when nothing is selected; with a `broken` list, tasks that do not load go there instead (`--skip-broken`)."""

@@ -16,8 +16,8 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from reterm import stopping
 
+from reterm import stopping
 from reterm.hardware import generation_dtype
 from reterm.models import load_model_and_tokenizer
 from reterm.options import POLICIES, REPLY_TOKENS
