@@ -19,6 +19,7 @@ import shlex
 import tarfile
 import threading
 from abc import ABC, abstractmethod
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 
@@ -163,6 +164,24 @@ def fork(snapshot: Snapshot, n: int) -> list["Sandbox"]:
         return snapshot.backend.fork(snapshot, n)
     finally:
         snapshot.release()
+
+
+def start_in_parallel(start_one, n: int, max_workers: int = 8) -> list["Sandbox"]:
+    """`n` sandboxes from `start_one()`, started by up to `max_workers` threads; if any fails, the others are closed
+    and its error is raised."""
+    with ThreadPoolExecutor(max_workers=max(1, min(n, max_workers))) as pool:
+        futures = [pool.submit(start_one) for _ in range(n)]
+    out, errors = [], []
+    for f in futures:
+        try:
+            out.append(f.result())
+        except BaseException as e:
+            errors.append(e)
+    if errors:
+        for sb in out:
+            sb.close()
+        raise errors[0]
+    return out
 
 
 class Sandbox(ABC):

@@ -3,9 +3,11 @@
 Filesystem. The sandbox's root is its own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`), bound writable at `/`, so
 a file written anywhere (`/data`, `/custom-workdir`, `/etc/passwd`) is part of the sandbox and of its snapshots. The
 host's `/usr`, `/bin`, `/lib*` and `/sbin` are bound read-only over it (their mount points live in `fs`), and
-`fs/usr/local` is bound writable over `/usr/local`. `/etc` is the sandbox's own copy of the host's, seeded at build
-time with the entries any user may read (so `/etc/shadow`, private keys and other root-only files are never copied).
-A snapshot is a copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
+`fs/usr/local` is bound writable over `/usr/local`. `/etc` is the environment's own copy of the host's, seeded at
+build time with the entries any user may read (so `/etc/shadow`, private keys and other root-only files are never
+copied) and writable while the Dockerfile runs (`RUN useradd ...`); sandboxes share that built copy read-only, as they
+share the host's `/usr`, so a snapshot or fork need not copy its ~1,400 entries. A snapshot is a copy of that `fs` dir;
+a fork is a new sandbox over a copy of the snapshot.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
 `COPY`/`ADD` (local files) and `RUN` (run inside a build sandbox) are applied; `LABEL`, `EXPOSE`, `CMD`,
@@ -44,13 +46,13 @@ import time
 from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
-from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
+from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
 from reterm.sandbox.resources import new_id, read_owner_file, remove_tree, state_root, write_owner_file
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
 log = logging.getLogger(__name__)
 
-LOCAL_BUILD_VERSION = "2"
+LOCAL_BUILD_VERSION = "3"
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # Dirs every local sandbox starts with (Docker images have them too); `usr/local` is bound over the read-only /usr.
 WRITABLE_DIRS = ("root", "tmp", "home", "opt", "srv", "var/tmp", "run", "mnt", "media", "app", "tests", "logs/agent",
@@ -322,6 +324,14 @@ def _seed_etc(fs: Path) -> None:
                 shutil.copy2(src, dst)
 
 
+def _share_etc(env_dir: Path) -> None:
+    """After the build: the environment's /etc moves beside its `fs` (shared read-only by its sandboxes); `fs/etc`
+    stays as the empty mount point."""
+    (env_dir / "fs" / "etc").rename(env_dir / "etc")
+    (env_dir / "fs" / "etc").mkdir()
+    _give_to_sandbox(env_dir / "fs" / "etc")
+
+
 class LocalSandbox(Sandbox):
     backend_name = "local"
 
@@ -357,6 +367,9 @@ class LocalSandbox(Sandbox):
         and the host writes the uid map; otherwise bubblewrap maps the caller's own uid to root."""
         src = MOUNT_DIR if userns_fds else self.dir
         argv = [bwrap_path(), "--bind", str(src / "fs"), "/"]
+        etc = self._shared_etc()
+        if etc is not None and not userns_fds:  # a root driver mounts it before bubblewrap starts (_open_channel)
+            argv += ["--ro-bind", str(etc), "/etc"]
         for name in SYSTEM_DIRS:
             host = Path("/") / name
             if host.is_dir() and not host.is_symlink():
@@ -376,6 +389,14 @@ class LocalSandbox(Sandbox):
         argv += ["bash", "--noprofile", "--norc"]
         return argv
 
+    def _shared_etc(self) -> Path | None:
+        """The environment's /etc to bind read-only, unless this sandbox's tree carries an /etc of its own (one
+        imported from an exported snapshot)."""
+        etc = self.spec.extra.get("etc")
+        if etc is None or any((self.fs / "etc").iterdir()):
+            return None
+        return Path(etc)
+
     def _open_channel(self) -> _PipeChannel:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
@@ -389,8 +410,12 @@ class LocalSandbox(Sandbox):
             r_info, w_info = os.pipe()
             fds = (r_block, w_info)
             MOUNT_DIR.mkdir(parents=True, exist_ok=True)
+            etc = self._shared_etc()
+            # bubblewrap's binds are recursive, so the read-only /etc mounted into fs here comes along with it.
             wrapper += ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
-                        'mount --bind "$0" "$1" && shift && exec "$@"', str(self.dir), str(MOUNT_DIR),
+                        'mount --bind "$0" "$1" && { [ -z "$2" ] || { mount --bind "$2" "$1/fs/etc" && '
+                        'mount -o remount,bind,ro "$1/fs/etc"; }; } && shift 2 && exec "$@"',
+                        str(self.dir), str(MOUNT_DIR), str(etc or ""),
                         "setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups", "--"]
         argv = wrapper + self._bwrap_argv(fds or None)
 
@@ -544,6 +569,7 @@ class LocalBackend(Backend):
             (fs / task.workdir.lstrip("/")).mkdir(parents=True, exist_ok=True)
         _give_to_sandbox(fs)
         if task.dockerfile is None:
+            _share_etc(out)
             return {"env": env, "workdir": task.workdir or workdir}
         path = task.dockerfile
         instrs = dfile.parse(path)
@@ -562,6 +588,7 @@ class LocalBackend(Backend):
             env = dict(box.shell.state.env)
         finally:
             box.close(keep_fs_at=fs)
+        _share_etc(out)
         return {"env": env, "workdir": task.workdir or workdir}
 
     def _apply(self, box: "LocalSandbox", task, ins, args: dict, workdir: str, deadline: float,
@@ -672,7 +699,9 @@ class LocalBackend(Backend):
     def start(self, task, progress=None) -> LocalSandbox:
         env_dir = self.prepare(task)
         meta = json.loads((env_dir / "meta.json").read_text())
-        return LocalSandbox(self, self.spec_for(task, meta), env_dir / "fs").on_start()
+        spec = self.spec_for(task, meta)
+        spec.extra["etc"] = str(env_dir / "etc")
+        return LocalSandbox(self, spec, env_dir / "fs").on_start()
 
     def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState) -> Snapshot:
         snap_id = new_id("snap")
@@ -687,23 +716,20 @@ class LocalBackend(Backend):
         return Snapshot(self, snap_id, snap_spec, d)
 
     def fork(self, snapshot: Snapshot, n: int) -> list[LocalSandbox]:
-        out: list[LocalSandbox] = []
-        try:
-            for _ in range(n):
-                out.append(LocalSandbox(self, snapshot.spec, snapshot.ref / "fs"))
-        except BaseException:
-            for s in out:
-                s.close()
-            raise
-        return out
+        # In parallel: each fork's start mostly waits for its bubblewrap to come up (the uid map is written then).
+        return start_in_parallel(lambda: LocalSandbox(self, snapshot.spec, snapshot.ref / "fs"), n)
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
         remove_tree(snapshot.ref)
 
     def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
         # Numeric owners: the sandbox's files belong to mapped uids (SANDBOX_UID..), which have no names here.
-        subprocess.run(["tar", "--numeric-owner", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"),
-                        "fs"], check=True)
+        # The environment's shared /etc goes along as the snapshot's own, so the tarball stands alone.
+        etc = snapshot.spec.extra.get("etc")
+        shared = ["-C", str(Path(etc).parent), "--transform", r"s,^etc,fs/etc,S", "etc"] if etc and not any(
+            (snapshot.ref / "fs" / "etc").iterdir()) else []
+        subprocess.run(["tar", "--numeric-owner", "-cf", str(Path(dest_dir) / "fs.tar"), "-C", str(snapshot.ref),
+                        "fs", *shared], check=True)
         return "fs.tar"
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
