@@ -1,13 +1,13 @@
 """The `local` backend: bubblewrap sandboxes over the host's read-only system dirs.
 
 Filesystem. The sandbox's root is its own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`), bound writable at `/`, so
-a file written anywhere (`/data`, `/custom-workdir`, `/etc/passwd`) is part of the sandbox and of its snapshots. The
-host's `/usr`, `/bin`, `/lib*` and `/sbin` are bound read-only over it (their mount points live in `fs`), and
-`fs/usr/local` is bound writable over `/usr/local`. `/etc` is the environment's own copy of the host's, seeded at
-build time with the entries any user may read (so `/etc/shadow`, private keys and other root-only files are never
-copied) and writable while the Dockerfile runs (`RUN useradd ...`); sandboxes share that built copy read-only, as they
-share the host's `/usr`, so a snapshot or fork need not copy its ~1,400 entries. A snapshot is a copy of that `fs` dir;
-a fork is a new sandbox over a copy of the snapshot.
+a file written anywhere outside the system dirs (`/data`, `/custom-workdir`) is part of the sandbox and of its
+snapshots. The host's `/usr`, `/bin`, `/lib*` and `/sbin` are bound read-only over it (their mount points live in
+`fs`), and `fs/usr/local` is bound writable over `/usr/local`. `/etc` is the environment's own copy of the host's,
+seeded at build time with the entries any user may read (so `/etc/shadow`, private keys and other root-only files
+are never copied) and writable while the Dockerfile runs (`RUN useradd ...`); sandboxes share that built copy
+read-only, as they share the host's `/usr`, so a snapshot or fork need not copy its ~1,400 entries. A snapshot is a
+copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
 `COPY`/`ADD` (local files) and `RUN` (run inside a build sandbox) are applied; `LABEL`, `EXPOSE`, `CMD`,
