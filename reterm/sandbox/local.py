@@ -340,6 +340,7 @@ class LocalSandbox(Sandbox):
         self.dir = backend.root / "sandboxes" / self.id
         self.cgroup: Cgroup | None = None
         self._proc: subprocess.Popen | None = None
+        self._start_error: str | None = None
         try:
             write_owner_file(self.dir, "sandbox", task=spec.task_id)
             (self.dir / "inbox").mkdir()
@@ -398,6 +399,8 @@ class LocalSandbox(Sandbox):
         return Path(etc)
 
     def _open_channel(self) -> _PipeChannel:
+        if self._start_error:
+            raise SandboxError(self._start_error)
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
@@ -428,35 +431,35 @@ class LocalSandbox(Sandbox):
         finally:
             for fd in fds:
                 os.close(fd)
-        if fds:
-            try:
-                self._map_ids(r_info, w_block)
-            finally:
-                os.close(r_info)
-                os.close(w_block)
+        if fds:  # in the background: the first command waits for bubblewrap anyway, and forks start together
+            threading.Thread(target=self._map_ids, args=(self._proc, r_info, w_block), daemon=True,
+                             name=f"reterm-uidmap-{self.id}").start()
         return _PipeChannel(self._proc)
 
-    def _map_ids(self, r_info: int, w_block: int) -> None:
+    def _map_ids(self, proc: subprocess.Popen, r_info: int, w_block: int) -> None:
         """Writes the sandbox's uid/gid map (0.. -> SANDBOX_UID..) once bubblewrap reports its child, then lets it
-        go on. Only the host's root may map a range; bubblewrap itself could map just one uid."""
-        info = b""
-        deadline = time.monotonic() + 30
-        while b"}" not in info and time.monotonic() < deadline:
-            r, _, _ = select.select([r_info], [], [], max(0.0, deadline - time.monotonic()))
-            chunk = os.read(r_info, 4096) if r else b""
-            if not chunk:
-                break
-            info += chunk
+        go on. Only the host's root may map a range; bubblewrap itself could map just one uid. On failure the
+        sandbox is killed, and the next start of its shell raises why."""
         try:
+            info = b""
+            deadline = time.monotonic() + 60
+            while b"}" not in info and time.monotonic() < deadline:
+                r, _, _ = select.select([r_info], [], [], max(0.0, deadline - time.monotonic()))
+                chunk = os.read(r_info, 4096) if r else b""
+                if not chunk:
+                    break
+                info += chunk
             pid = json.loads(info)["child-pid"]
             for kind in ("uid_map", "gid_map"):
                 Path(f"/proc/{pid}/{kind}").write_text(f"0 {SANDBOX_UID} {ID_RANGE}\n")
+            os.write(w_block, b"1")
         except (ValueError, KeyError, OSError) as e:
-            self._proc.kill()
-            out = self._proc.stdout.read().decode(errors="replace")[-1000:]
-            raise SandboxError(f"could not start the bubblewrap sandbox {self.id} ({e.__class__.__name__}: {e}): "
-                               f"{out.strip()}") from None
-        os.write(w_block, b"1")
+            self._start_error = (f"could not start the bubblewrap sandbox {self.id}: its private mounts or its uid "
+                                 f"map could not be set up ({e.__class__.__name__}: {e})")
+            proc.kill()
+        finally:
+            os.close(r_info)
+            os.close(w_block)
 
     # -- files -----------------------------------------------------------------------------------------------
     def put_archive(self, dest_dir: str, tar_bytes: bytes) -> None:
