@@ -21,11 +21,10 @@ import re
 import select
 import struct
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
-from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
+from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
 from reterm.sandbox.images import BASE_TAG
 from reterm.sandbox.resources import labels, new_id
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
@@ -276,23 +275,11 @@ class DockerBackend(Backend):
         return Snapshot(self, snap_id, spec, image.id)
 
     def fork(self, snapshot: Snapshot, n: int) -> list[DockerSandbox]:
-        def one(_):
+        def one():
             snapshot.acquire()  # released by the fork's close(), also when its creation fails
             return DockerSandbox(self, snapshot.spec, snapshot.ref, parent=snapshot)
 
-        with ThreadPoolExecutor(max_workers=min(n, 8)) as pool:
-            futures = [pool.submit(one, i) for i in range(n)]
-        out, errors = [], []
-        for f in futures:
-            try:
-                out.append(f.result())
-            except Exception as e:
-                errors.append(e)
-        if errors:
-            for s in out:
-                s.close()
-            raise errors[0]
-        return out
+        return start_in_parallel(one, n)
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
         import docker
