@@ -22,6 +22,7 @@ import shutil
 import sys
 from collections import Counter
 from pathlib import Path
+from reterm import stopping
 
 COLUMNS = ("task_id", "family", "error_category", "fork_turn", "messages", "trainable", "source", "teacher",
            "attempts", "reward")
@@ -133,4 +134,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
     sys.exit(main())

@@ -24,6 +24,7 @@ from rich.progress import Progress
 
 from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
 from data_pipeline.shards import Shard
+from reterm import stopping
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import SamplingConfig, make_policy
 from reterm.evaluation.recovery_bench import build
@@ -99,4 +100,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
     sys.exit(main())

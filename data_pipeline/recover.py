@@ -30,6 +30,7 @@ from reterm.agent.policy import Generation, Policy, make_policy
 from reterm.failures.state import FailureState, load_jsonl
 from reterm.sandbox import SandboxError
 from reterm.tasks import load_task
+from reterm import stopping
 
 
 class OracleTeacher(Policy):
@@ -162,4 +163,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
     sys.exit(main())

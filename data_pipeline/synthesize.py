@@ -32,6 +32,7 @@ from reterm.agent.formats import SimpleFormat, render_result
 from reterm.agent.episode import instruction_message
 from reterm.failures.state import EVIDENCE_CHARS, FailureState, load_jsonl
 from reterm.verifier import verify
+from reterm import stopping
 
 PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps", "wrong_flag", "drop_env_prefix",
                  "truncate_heredoc")
@@ -223,4 +224,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
     sys.exit(main())

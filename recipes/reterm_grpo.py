@@ -24,6 +24,7 @@ from reterm.options import DEFAULT_MODEL, select_tasks  # noqa: E402
 from reterm.tasks import TaskError  # noqa: E402
 from reterm.training.common import RecipeError, resume_checkpoint, setup_wandb  # noqa: E402
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
+from reterm import stopping
 
 log = logging.getLogger("reterm.grpo")
 
@@ -70,4 +71,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
     sys.exit(main())

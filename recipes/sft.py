@@ -25,6 +25,7 @@ from reterm.options import DEFAULT_MODEL  # noqa: E402
 from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
                                     resume_checkpoint, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
+from reterm import stopping
 
 log = logging.getLogger("reterm.sft")
 
@@ -97,4 +98,5 @@ def train(script_args, training_args, model_args, reterm_args) -> int:
 
 
 if __name__ == "__main__":
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
     sys.exit(main())

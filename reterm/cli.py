@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import time
 from pathlib import Path
@@ -13,13 +12,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from reterm import suites
+from reterm import stopping, suites
 from reterm.agent.formats import FORMATS
 from reterm.evaluation.metrics import summarize_eval
 from reterm.options import (BACKENDS, BASE_IMAGE, DEFAULT_MODEL, POLICIES, REPLY_TOKENS, SPLIT_HELP, SPLITS,
                             open_backend, select_tasks)
 from reterm.sandbox import SandboxError
-from reterm.sandbox.images import build_base
+from reterm.sandbox.images import BASE_PACKAGES, build_base
 from reterm.tasks import TaskError, validate_paths
 
 # Imported where used, so `reterm --help` stays fast: the episode loop, policies, trials and the recovery benchmark
@@ -34,22 +33,23 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_BAD_INPUT)
 
 
-def _terminate(signum, frame):  # SIGTERM -> SystemExit, so atexit closes every sandbox and snapshot
-    raise SystemExit(128 + signum)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="reterm")
 def main() -> None:
     """ReTerm: train terminal agents to recover from their own failures."""
-    signal.signal(signal.SIGTERM, _terminate)
+    stopping.install()  # SIGTERM / Ctrl-C: stop within seconds, keep what is finished, exit non-zero
 
 
-def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str) -> list:
+def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str,
+                        skip_broken: bool = False) -> list:
+    broken: list | None = [] if skip_broken else None
     try:
-        return select_tasks(paths, suite, split)
+        return select_tasks(paths, suite, split, broken)
     except (TaskError, ValueError) as e:
         _fail(str(e))
+    finally:
+        for e in broken or []:  # as evaluation harnesses do: report each broken task, run the rest
+            console.print(f"[yellow]skipped broken task[/] {e}", highlight=False)
 
 
 def _with(opts: list):
@@ -71,6 +71,9 @@ def task_options(default_split: str):
                      help=SPLIT_HELP),
     ])
 
+
+skip_broken_option = click.option(
+    "--skip-broken", is_flag=True, help="skip tasks that do not load (each is reported) instead of exiting 2")
 
 # Options shared by every command that runs a model.
 model_options = _with([
@@ -157,13 +160,14 @@ sandbox_options = _with([
 @task_options(default_split="all")
 @click.option("--agent", type=click.Choice(["oracle", "nop", "model"]), default="oracle", show_default=True,
               help="oracle: the reference solution; nop: nothing; model: a language model (see --model)")
+@skip_broken_option
 @sandbox_options
 @model_options
-def run(task_paths, suite, split, agent, backend, image_map, allow_internet, concurrency, output, model, policy,
-        base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
-    """Run an agent on tasks: build, start, act, verify, close. Writes results.jsonl, summary.json and, for
-    models, trajectories.jsonl."""
-    tasks = _resolve_task_paths(task_paths, suite, split)
+def run(task_paths, suite, split, agent, skip_broken, backend, image_map, allow_internet, concurrency, output, model,
+        policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+    """Run an agent on tasks: build, start, act, verify, close. Writes results.jsonl, summary.json, per-trial logs
+    under trials/ and, for models, trajectories.jsonl."""
+    tasks = _resolve_task_paths(task_paths, suite, split, skip_broken)
     be, out = _backend_and_output(backend, image_map, allow_internet, output, agent)
     agent_obj = agent if agent != "model" else _make_model_agent(
         model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed, concurrency)
@@ -176,12 +180,13 @@ def run(task_paths, suite, split, agent, backend, image_map, allow_internet, con
 @main.command("eval")
 @task_options(default_split="heldout")
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=1, show_default=True, help="samples per task")
+@skip_broken_option
 @sandbox_options
 @model_options
-def eval_cmd(task_paths, suite, split, k, backend, image_map, allow_internet, concurrency, output, model, policy,
-             base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow_internet, concurrency, output, model,
+             policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """pass@1 and unbiased pass@k of a model over K samples per task, per family and category."""
-    tasks = _resolve_task_paths(task_paths, suite, split)
+    tasks = _resolve_task_paths(task_paths, suite, split, skip_broken)
     be, out = _backend_and_output(backend, image_map, allow_internet, output, "eval")
     agent_obj = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature,
                                   seed, concurrency)
@@ -211,14 +216,16 @@ def recovery_bench() -> None:
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
 @click.option("--max-states-per-episode", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="keep at most this many error states from one episode (distinct categories first)")
+@skip_broken_option
 @sandbox_options
 @model_options
-def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, backend, image_map, allow_internet, concurrency, output,
-                         model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
+def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, skip_broken, backend, image_map,
+                         allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns,
+                         max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
     from reterm.evaluation import recovery_bench as rb
 
-    tasks = _resolve_task_paths(task_paths, suite, split)
+    tasks = _resolve_task_paths(task_paths, suite, split, skip_broken)
     out = Path(out_dir)
     if (out / "manifest.json").exists():
         _fail(f"{out} already holds a recovery benchmark; choose another --out")
@@ -322,10 +329,18 @@ def images() -> None:
 @click.option("--tag", default=BASE_IMAGE, show_default=True)
 @click.option("--mirror", help="Debian mirror URL (default: the one this machine's apt uses)")
 @click.option("--force", is_flag=True, help="rebuild even if the image exists")
-def images_build_base(tag, mirror, force) -> None:
-    """Build the offline base image (debootstrap minbase + python3, pytest, procps) and import it into Docker."""
+@click.option("--packages", default=None, metavar="PKG,PKG,...",
+              help="Debian packages to install (default: python3 as python, pytest, pip, git, gcc/g++/make, openssl, "
+                   "curl, wget, sqlite3, jq and other everyday tools); '+PKG,...' adds to the default set")
+def images_build_base(tag, mirror, force, packages) -> None:
+    """Build the offline base image (debootstrap minbase + everyday tools) and import it into Docker; prints its
+    size."""
+    pkgs = BASE_PACKAGES
+    if packages:
+        extra = tuple(p.strip() for p in packages.lstrip("+").split(",") if p.strip())
+        pkgs = BASE_PACKAGES + extra if packages.startswith("+") else extra
     try:
-        build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False))
+        build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False), packages=pkgs)
     except Exception as e:
         console.print(f"[bold red]error:[/] {e}", highlight=False)
         sys.exit(1)

@@ -31,17 +31,18 @@ __all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "OUTPUT_C
            "open_backend", "select_tasks"]
 
 
-def select_tasks(paths=(), suite: str | None = None, split: str = "all") -> list[Task]:
+def select_tasks(paths=(), suite: str | None = None, split: str = "all",
+                 broken: list | None = None) -> list[Task]:
     """Task dirs (or dirs of task dirs), plus a suite: a bundled one's `split`, or a directory of task dirs. With
     neither, the bundled `basic` suite. Raises TaskError or ValueError naming the bad task, suite or split, also
-    when nothing is selected."""
+    when nothing is selected; with a `broken` list, tasks that do not load go there instead (`--skip-broken`)."""
     if not paths and not suite:
         suite = DEFAULT_SUITE
-    tasks = load_tasks(list(paths)) if paths else []
+    tasks = load_tasks(list(paths), broken) if paths else []
     if suite in suites.names():
         tasks += suites.load(suite, split)
     elif suite and Path(suite).is_dir():
-        tasks += load_tasks([suite])
+        tasks += load_tasks([suite], broken)
     elif suite:
         raise ValueError(f"suite {suite!r} is neither a bundled suite ({', '.join(suites.names())}) nor a "
                          f"directory")

@@ -59,7 +59,8 @@ def test_local_backend_interprets_the_dockerfile(tmp_path):
     ("FROM x\nUSER nobody\n", "Dockerfile:2: the local backend cannot apply `USER`"),
     ("FROM x\nRUN exit 3\n", "Dockerfile:2: RUN exited 3"),
     ("FROM x\nCOPY nothere /app/\n", "Dockerfile:2: COPY source 'nothere' not found"),
-    ("FROM x\nCOPY a.txt /etc/a.txt\n", "Dockerfile:2: COPY writes to /etc/a.txt, a read-only host system dir"),
+    ("FROM x\nCOPY a.txt /usr/bin/a.txt\n", "Dockerfile:2: COPY failed in the local backend"),
+    ("FROM x\nCOPY a.txt /usr/bin/a.txt\n", "/usr, /bin, /lib and /sbin are read-only in the local backend"),
     ("FROM x AS a\nFROM y\n", "Dockerfile:2: multi-stage builds"),
 ])
 def test_local_build_errors_name_the_line(tmp_path, dockerfile, words):

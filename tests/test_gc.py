@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 import os
 import signal
 import subprocess
@@ -74,3 +75,31 @@ def test_gc_after_sigkill_leaves_nothing(backend_name):
         if cg.is_dir():
             live = {p.name for p in (state_root() / "sandboxes").glob("*")}
             assert {p.name for p in cg.iterdir() if p.is_dir()} <= live
+
+
+@pytest.mark.docker
+def test_gc_removes_untagged_images_a_failed_build_left(tmp_path):
+    """A failed `docker build` leaves its finished steps as untagged images carrying the base image's labels."""
+    import io
+
+    import docker
+
+    from conftest import require_docker
+    from reterm.sandbox.docker_backend import BASE_IMAGE
+    from reterm.sandbox.gc import GcReport, gc_docker
+
+    require_docker()
+    client = docker.from_env()
+    marker = uuid.uuid4().hex
+    dockerfile = f"FROM {BASE_IMAGE}\nRUN echo {marker} > /m\nRUN exit 3\n".encode()
+    for chunk in client.api.build(fileobj=io.BytesIO(dockerfile), rm=True, forcerm=True, decode=True, pull=False,
+                                  network_mode="none"):
+        if "error" in chunk:
+            break
+    left = [i for i in client.images.list(filters={"dangling": True})
+            if marker in json.dumps(i.history())]
+    assert left, "the failed build left no untagged step image"
+    report = GcReport()
+    gc_docker(report, min_age_s=0)
+    remaining = {i.id for i in client.images.list(filters={"dangling": True})}
+    assert not {i.id for i in left} & remaining

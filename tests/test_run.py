@@ -36,7 +36,7 @@ def test_every_bundled_task_on_local(tmp_path, agent, want):
     bad = [(r["task_id"], r["reward"], r["infra_error"]) for r in rows if r["reward"] != want]
     assert not bad
     n = len(suites.load("basic"))
-    assert summary == {"n": n, "n_passed": n if want else 0, "n_infra_error": 0, "pass_rate": want,
+    assert summary == {"n": n, "n_scored": n, "n_passed": n if want else 0, "n_infra_error": 0, "pass_rate": want,
                        "agent": agent, "backend": "local"}
     assert {"build", "setup", "agent", "verify"} <= set(rows[0]["timings"])
     assert rows[0]["category"] and rows[0]["family"]

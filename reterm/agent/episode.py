@@ -19,6 +19,7 @@ from reterm.agent.policy import Policy
 from reterm.agent.trajectory import Trajectory, Turn
 from reterm.sandbox import Sandbox, SandboxError
 from reterm.tasks import Task
+from reterm import stopping
 from reterm.verifier import verify as run_verifier
 
 
@@ -136,6 +137,9 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     gen_total = exec_total = 0.0
     traj.stop_reason = "max_turns"
     for index in range(cfg.max_turns):
+        if stopping.STOP.is_set():
+            traj.stop_reason = "stopped"
+            break
         if time.monotonic() >= deadline:
             traj.stop_reason = "agent_timeout"
             break

@@ -17,6 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from reterm import stopping
 from reterm.hardware import generation_dtype
 from reterm.models import load_model_and_tokenizer, resolve_model
 from reterm.options import POLICIES, REPLY_TOKENS
@@ -55,6 +56,19 @@ class Policy:
 
     def close(self) -> None:
         pass
+
+
+def _stop_when_told():
+    """A stopping criterion that ends a batch early when the run is told to stop (its replies go with the run)."""
+    import torch
+    from transformers import StoppingCriteria, StoppingCriteriaList
+
+    class StopWhenTold(StoppingCriteria):
+        def __call__(self, input_ids, scores, **kw):
+            return torch.full((input_ids.shape[0],), stopping.STOP.is_set(), dtype=torch.bool,
+                              device=input_ids.device)
+
+    return StoppingCriteriaList([StopWhenTold()])
 
 
 class TokenPolicy(Policy):
@@ -160,7 +174,7 @@ class TransformersPolicy(TokenPolicy):
                 input_ids=input_ids, attention_mask=attention, max_new_tokens=s.max_new_tokens,
                 do_sample=not greedy, temperature=None if greedy else s.temperature,
                 top_p=None if greedy else s.top_p, top_k=None, pad_token_id=pad,
-                return_dict_in_generate=True, output_logits=True,
+                return_dict_in_generate=True, output_logits=True, stopping_criteria=_stop_when_told(),
             )
         new = out.sequences[:, width:]
         # logprobs under the model itself (raw logits), not under the temperature-scaled sampling distribution

@@ -5,6 +5,7 @@ Both act through the sandbox's persistent shell, exactly as a model's commands w
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from reterm.sandbox import ExecResult, Sandbox
@@ -36,5 +37,7 @@ class OracleAgent:
                                       f"({'solution/solve.sh' if task.format == 'harbor' else 'solution.sh'})")
         sandbox.upload(task.solution.parent if task.format == "harbor" else task.solution,
                        SOLUTION_DIR if task.format == "harbor" else f"{SOLUTION_DIR}/solution.sh")
-        script = f"{SOLUTION_DIR}/{task.solution.name}"
-        return AgentOutcome(steps=[sandbox.exec(f"bash {script}", timeout=task.limits.agent_timeout_sec)])
+        # Harbor's [solution] env: the reference solution runs with these variables.
+        env = " ".join(shlex.quote(f"{k}={v}") for k, v in task.solution_env.items())
+        command = f"{'env ' + env + ' ' if env else ''}bash {SOLUTION_DIR}/{task.solution.name}"
+        return AgentOutcome(steps=[sandbox.exec(command, timeout=task.limits.agent_timeout_sec)])

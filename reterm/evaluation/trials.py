@@ -10,9 +10,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reterm import stopping
 from reterm.agent.episode import run_episode
 from reterm.evaluation.baselines import AgentOutcome, NopAgent, OracleAgent
 from reterm.sandbox import Backend, Sandbox, SandboxError
+from reterm.sandbox.base import close_all
 from reterm.sandbox.dockerfile import DockerfileError
 from reterm.tasks import Task
 from reterm.verifier import verify
@@ -56,14 +58,69 @@ class TrialResult:
     sample: int = 0
     turns: int | None = None
     stop_reason: str | None = None
+    steps: list | None = None  # multi-step tasks: [{name, reward, infra_error}] in order
+    logs: str | None = None  # the trial's dir: agent/, verifier/, artifacts/, result.json
     trajectory: object | None = None  # not written to results.jsonl; saved to trajectories.jsonl
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "trajectory"}
 
 
-def run_trial(task: Task, backend: Backend, agent, sample: int = 0) -> TrialResult:
-    """Build, start, act, verify, close. `agent` is an agent object or the name of one that needs no arguments."""
+def _act_and_verify(sandbox, task: Task, agent, logs: Path | None) -> dict:
+    """One agent phase and its verification: the TrialResult fields it sets, timings included."""
+    out: dict = {"timings": {}}
+    t = time.monotonic()
+    outcome = agent.run(sandbox, task)
+    out["timings"]["agent"] = round(time.monotonic() - t, 3)
+    if logs is not None:
+        sandbox.download_dir("/logs/agent", logs / "agent")
+        if outcome.steps:
+            (logs / "agent" / f"{agent.name}.txt").write_text("".join(r.output for r in outcome.steps))
+    if outcome.error:
+        return {**out, "infra_error": f"agent: {outcome.error}"}
+    if outcome.trajectory is not None:  # model agents verify inside the episode (it labels the last turn)
+        traj = outcome.trajectory
+        if logs is not None:
+            (logs / "agent" / "trajectory.json").write_text(json.dumps(traj.to_atif(), indent=1))
+            sandbox.download_dir("/logs/verifier", logs / "verifier")
+        out["timings"].update({k: v for k, v in traj.timings.items() if k in ("generate", "exec", "verify")})
+        return {**out, "reward": traj.reward, "rewards": traj.rewards, "passed": traj.passed,
+                "infra_error": traj.infra_error, "turns": len(traj.turns), "stop_reason": traj.stop_reason,
+                "trajectory": traj}
+    t = time.monotonic()
+    v = verify(sandbox, task, logs_dir=logs / "verifier" if logs is not None else None)
+    out["timings"]["verify"] = round(time.monotonic() - t, 3)
+    if logs is not None:
+        sandbox.download_dir("/logs/artifacts", logs / "artifacts")
+    return {**out, "reward": v.reward, "rewards": v.rewards, "passed": v.passed, "infra_error": v.infra_error}
+
+
+def _run_steps(sandbox, task: Task, agent, logs: Path | None) -> dict:
+    """Harbor's multi-step trial: each step's agent phase and tests in the same sandbox, in order; a step below
+    its `min_reward` (or without a reward) ends the trial. Trial reward: the mean over all steps (steps not reached
+    count 0) or the final step's."""
+    steps: list[dict] = []
+    timings: dict = {}
+    for step in task.steps:
+        r = _act_and_verify(sandbox, task.for_step(step), agent, logs / "steps" / step.name if logs else None)
+        for k, v in r.pop("timings").items():
+            timings[k] = round(timings.get(k, 0.0) + v, 3)
+        r.pop("trajectory", None)
+        steps.append({"name": step.name, "reward": r.get("reward"), "infra_error": r.get("infra_error")})
+        if r.get("infra_error"):
+            return {"timings": timings, "steps": steps, "infra_error": f"step {step.name}: {r['infra_error']}"}
+        if step.min_reward is not None and r["reward"] < step.min_reward:
+            break
+    rewards = [s["reward"] or 0.0 for s in steps] + [0.0] * (len(task.steps) - len(steps))
+    reward = rewards[-1] if task.multi_step_reward_strategy == "final" else sum(rewards) / len(rewards)
+    return {"timings": timings, "steps": steps, "reward": reward, "passed": reward >= 1.0,
+            "rewards": {"reward": reward, **{f"step:{s['name']}": s["reward"] for s in steps}}}
+
+
+def run_trial(task: Task, backend: Backend, agent, sample: int = 0, logs: Path | None = None) -> TrialResult:
+    """Build, start, act, verify, close. `agent` is an agent object or the name of one that needs no arguments.
+    With `logs`, the trial's files are kept there as Harbor lays them out: agent/, verifier/, artifacts/
+    (steps/<name>/... for multi-step tasks)."""
     agent = make_agent(agent) if isinstance(agent, str) else agent
     res = TrialResult(task.id, agent.name, backend.name, category=task.category, family=task.family, sample=sample)
     t = time.monotonic()
@@ -74,29 +131,19 @@ def run_trial(task: Task, backend: Backend, agent, sample: int = 0) -> TrialResu
         t = time.monotonic()
         sandbox = backend.start(task)
         res.timings["setup"] = round(time.monotonic() - t, 3)
-        t = time.monotonic()
-        outcome = agent.run(sandbox, task)
-        res.timings["agent"] = round(time.monotonic() - t, 3)
-        if outcome.error:
-            res.infra_error = f"agent: {outcome.error}"
-            return res
-        if outcome.trajectory is not None:  # model agents verify inside the episode (it labels the last turn)
-            traj = outcome.trajectory
-            res.trajectory = traj
-            res.timings.update({k: v for k, v in traj.timings.items() if k in ("generate", "exec", "verify")})
-            res.reward, res.rewards, res.passed, res.infra_error = (traj.reward, traj.rewards, traj.passed,
-                                                                    traj.infra_error)
-            res.turns, res.stop_reason = len(traj.turns), traj.stop_reason
-            return res
-        t = time.monotonic()
-        v = verify(sandbox, task)
-        res.timings["verify"] = round(time.monotonic() - t, 3)
-        res.reward, res.rewards, res.passed, res.infra_error = v.reward, v.rewards, v.passed, v.infra_error
+        fields = (_run_steps if task.steps else _act_and_verify)(sandbox, task, agent, logs)
+        res.timings.update(fields.pop("timings"))
+        for k, v in fields.items():
+            setattr(res, k, v)
     except (SandboxError, DockerfileError, OSError) as e:
         res.infra_error = f"{e.__class__.__name__}: {e}"
     finally:
         if sandbox is not None:
             sandbox.close()
+    if logs is not None:
+        res.logs = str(logs)
+        logs.mkdir(parents=True, exist_ok=True)
+        _atomic_write(logs / "result.json", json.dumps(res.to_dict(), indent=2) + "\n")
     return res
 
 
@@ -107,11 +154,13 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def summarize(results: list[dict]) -> dict:
+    """pass_rate is over scored trials only; infra errors (no reward) are counted beside it, never as fails."""
     n = len(results)
     n_passed = sum(1 for r in results if r["passed"])
     n_infra = sum(1 for r in results if r["infra_error"])
-    return {"n": n, "n_passed": n_passed, "n_infra_error": n_infra,
-            "pass_rate": round(n_passed / n, 4) if n else 0.0}
+    n_scored = n - n_infra
+    return {"n": n, "n_scored": n_scored, "n_passed": n_passed, "n_infra_error": n_infra,
+            "pass_rate": round(n_passed / n_scored, 4) if n_scored else None}
 
 
 def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurrency: int = 1,
@@ -123,21 +172,35 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
     lock = threading.Lock()
     results: list[dict] = []
     jobs = [(task, k) for k in range(samples) for task in tasks]
-    with (output / "results.jsonl").open("a") as f, (output / "trajectories.jsonl").open("a") as ft, \
-            ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        futures = [pool.submit(run_trial, task, backend, agent, k) for task, k in jobs]
-        for fut in as_completed(futures):
-            trial = fut.result()
-            row = trial.to_dict()
-            with lock:
-                f.write(json.dumps(row) + "\n")
-                f.flush()
-                if trial.trajectory is not None:
-                    ft.write(json.dumps({**trial.trajectory.to_dict(), "sample": trial.sample}) + "\n")
-                    ft.flush()
-                results.append(row)
-            if on_result:
-                on_result(row)
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
+    stopped = True
+    try:
+        with (output / "results.jsonl").open("a") as f, (output / "trajectories.jsonl").open("a") as ft:
+            futures = [pool.submit(run_trial, task, backend, agent, k, output / "trials" / f"{task.id}__{k}")
+                       for task, k in jobs]
+            for fut in as_completed(futures):
+                trial = fut.result()
+                row = trial.to_dict()
+                with lock:
+                    f.write(json.dumps(row) + "\n")
+                    f.flush()
+                    if trial.trajectory is not None:
+                        ft.write(json.dumps({**trial.trajectory.to_dict(), "sample": trial.sample}) + "\n")
+                        ft.flush()
+                    results.append(row)
+                if on_result:
+                    on_result(row)
+        stopped = False
+    finally:
+        # Told to stop (or failing): trials not started are dropped, running ones end with their sandboxes, and
+        # the summary says how far the run got; results.jsonl already holds every finished trial.
+        pool.shutdown(wait=not stopped, cancel_futures=True)
+        if stopped:
+            if stopping.STOP.is_set():
+                close_all()
+            _atomic_write(output / "summary.json", json.dumps(
+                {**summarize(results), "agent": agent.name, "backend": backend.name, "interrupted": True,
+                 "planned": len(jobs)}, indent=2) + "\n")
     if (output / "trajectories.jsonl").stat().st_size == 0:
         (output / "trajectories.jsonl").unlink()
     summary = {**summarize(results), "agent": agent.name, "backend": backend.name}

@@ -19,8 +19,9 @@ import shlex
 import tarfile
 import threading
 from abc import ABC, abstractmethod
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, ExecResult, PersistentShell, SandboxError, ShellState
 
@@ -41,6 +42,7 @@ class SandboxSpec:
     # The environment's own initial state. `shell_state` is where a sandbox's shell starts, which for a fork is the
     # snapshot's state; the verifier must start from this one instead, or it would inherit what the agent exported.
     base_state: ShellState | None = None
+    user: str | None = None  # the OS user the agent's commands run as ([agent] user); None = root
 
     @property
     def initial_state(self) -> ShellState:
@@ -81,16 +83,21 @@ def _unregister(obj) -> None:
         _open.discard(obj)
 
 
+_closing = threading.Lock()  # one sweep at a time: a later caller (atexit) waits for one a stop signal began
+
+
 @atexit.register
-def _close_everything() -> None:
-    with _open_lock:
-        items = list(_open)
-    for obj in items:  # sandboxes first: their containers may pin a snapshot image
-        if isinstance(obj, Sandbox):
-            obj.close()
-    for obj in items:
-        if isinstance(obj, Snapshot):
-            obj._delete()
+def close_all() -> None:
+    """Closes every sandbox and snapshot still open (at exit, and when a run is told to stop)."""
+    with _closing:
+        with _open_lock:
+            items = list(_open)
+        for obj in items:  # sandboxes first: their containers may pin a snapshot image
+            if isinstance(obj, Sandbox):
+                obj.close()
+        for obj in items:
+            if isinstance(obj, Snapshot):
+                obj._delete()
 
 
 class Snapshot:
@@ -159,6 +166,24 @@ def fork(snapshot: Snapshot, n: int) -> list["Sandbox"]:
         snapshot.release()
 
 
+def start_in_parallel(start_one, n: int, max_workers: int = 8) -> list["Sandbox"]:
+    """`n` sandboxes from `start_one()`, started by up to `max_workers` threads; if any fails, the others are closed
+    and its error is raised."""
+    with ThreadPoolExecutor(max_workers=max(1, min(n, max_workers))) as pool:
+        futures = [pool.submit(start_one) for _ in range(n)]
+    out, errors = [], []
+    for f in futures:
+        try:
+            out.append(f.result())
+        except BaseException as e:
+            errors.append(e)
+    if errors:
+        for sb in out:
+            sb.close()
+        raise errors[0]
+    return out
+
+
 class Sandbox(ABC):
     """One live environment for one task. Commands run through a persistent shell (see `reterm.sandbox.shell`)."""
 
@@ -185,6 +210,65 @@ class Sandbox(ABC):
     def shell_state(self) -> ShellState:
         return self.shell.state
 
+    def on_start(self) -> "Sandbox":
+        """Called by `Backend.start` on a fresh sandbox: Harbor's log dirs exist, and the agent's user is set up."""
+        try:
+            res = self.shell.exec("mkdir -p /logs/agent /logs/verifier /logs/artifacts && chmod 777 /logs/agent "
+                                  "/logs/artifacts", timeout=30, state=self.shell.state.copy())
+            if not res.ok:
+                raise SandboxError(f"cannot create /logs in sandbox {self.id}: {res.output.strip()[-300:]}")
+            self._enter_agent_user()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _enter_agent_user(self) -> None:
+        """A fresh sandbox whose agent runs as a non-root user starts in that user's HOME; the verifier keeps the
+        environment's own (root) state."""
+        if self.spec.user in (None, "root", "0") or self.spec.base_state is not None:
+            return
+        q = shlex.quote(self.spec.user)
+        res = self.shell.exec(f"getent passwd {q} || getent passwd \"$(id -un {q} 2>/dev/null)\"", timeout=30,
+                              state=self.shell.state.copy())
+        fields = res.output.strip().splitlines()[0].split(":") if res.ok and res.output.strip() else []
+        if len(fields) < 7:
+            raise SandboxError(f"[agent] user {self.spec.user!r} does not exist in the task's environment "
+                               f"(create it in the Dockerfile, e.g. `RUN useradd -m {self.spec.user}`)")
+        self.spec = replace(self.spec, base_state=self.shell.state.copy())
+        self.shell.state.env.update(HOME=fields[5], USER=fields[0], LOGNAME=fields[0])
+
+    def get_archive(self, path: str, limit: int = 256 * 1024 * 1024) -> bytes:
+        """A tar of `path` (file or dir, under its own name); FileNotFoundError if it does not exist. Made inside
+        the sandbox, so a planted symlink never reaches a host file."""
+        q = shlex.quote(path)
+        parent, name = shlex.quote(str(Path(path).parent)), shlex.quote(Path(path).name)
+        res = self.shell.exec(f"if [ ! -e {q} ]; then exit 3; fi; tar -C {parent} -cf - {name} | base64 -w0",
+                              timeout=300, output_cap=limit * 2, state=self.shell.state.copy())
+        if res.exit_code == 3:
+            raise FileNotFoundError(path)
+        if res.exit_code != 0 or res.truncated:
+            raise SandboxError(f"cannot archive {path} in sandbox {self.id}: {res.output.strip()[:300]}")
+        return base64.b64decode(res.output.strip())
+
+    def download_dir(self, path: str, dest: Path) -> None:
+        """Copies the contents of a sandbox dir into `dest` on the host (nothing when it is missing). What the sandbox
+        holds is untrusted: only plain files and dirs are unpacked, never links or devices, never outside `dest`."""
+        try:
+            data = self.get_archive(path)
+        except (FileNotFoundError, SandboxError):
+            return
+        dest.mkdir(parents=True, exist_ok=True)
+        top = PurePosixPath(path).name
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            members = []
+            for m in tar.getmembers():
+                if m.name == top or not (m.isfile() or m.isdir()):
+                    continue
+                m.name = str(PurePosixPath(m.name).relative_to(top))
+                members.append(m)
+            tar.extractall(dest, members=members, filter="data")
+
     # -- files -----------------------------------------------------------------------------------------------
     @abstractmethod
     def put_archive(self, dest_dir: str, tar_bytes: bytes) -> None:
@@ -201,7 +285,7 @@ class Sandbox(ABC):
             f"if [ ! -f {q} ]; then exit 3; fi; "
             f"if [ $(stat -L -c %s {q}) -gt {limit} ]; then echo 'file larger than {limit} bytes'; exit 4; fi; "
             f"base64 -w0 {q}",
-            timeout=60, output_cap=limit * 2,
+            timeout=60, output_cap=limit * 2, state=self.shell.state.copy(),
         )
         if res.exit_code == 3:
             raise FileNotFoundError(path)
@@ -249,11 +333,15 @@ class Sandbox(ABC):
                 return
             self._closed = True
         _unregister(self)
+        # Kill first, then close the shell: a command still running in another thread ends at once (and its
+        # shell does not restart), instead of holding the shell's lock until its own timeout.
+        if self.shell is not None:
+            self.shell.abort()
         try:
+            self._destroy()
+        finally:
             if self.shell is not None:
                 self.shell.close()
-        finally:
-            self._destroy()
 
     @abstractmethod
     def _destroy(self) -> None:

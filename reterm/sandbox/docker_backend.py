@@ -21,11 +21,10 @@ import select
 import struct
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
-from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
+from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
 from reterm.sandbox.images import BASE_TAG
 from reterm.sandbox.resources import labels, new_id
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
@@ -102,7 +101,7 @@ class DockerSandbox(Sandbox):
         self._parent = parent
         try:
             self.container = backend.create_container(image, spec, self.id)
-            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap)
+            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap, spec.user)
         except BaseException:
             self.close()
             raise
@@ -224,8 +223,10 @@ class DockerBackend(Backend):
                 if "stream" in chunk:
                     log.append(chunk["stream"])
                 if "error" in chunk:
-                    raise SandboxError(f"{task.dockerfile}: docker build failed: {chunk['error'].strip()}\n"
-                                       + "".join(log)[-2000:])
+                    output = "".join(log)[-2000:]
+                    hint = dfile.build_failure_hint(output + chunk["error"], network is None, task, "docker")
+                    raise SandboxError(f"{task.dockerfile}: docker build failed: {chunk['error'].strip()}. {hint}\n"
+                                       + output)
         finally:
             context.close()
 
@@ -249,7 +250,8 @@ class DockerBackend(Backend):
         return SandboxSpec(
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, env), cpus=task.limits.cpus,
             memory_mb=task.limits.memory_mb, pids=task.limits.pids,
-            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
+            network=bool(task.allow_internet and self.allow_internet),
+            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP, user=task.agent_user,
         )
 
     def prepare(self, task) -> str:
@@ -257,7 +259,7 @@ class DockerBackend(Backend):
 
     def start(self, task, progress=None) -> DockerSandbox:
         image = self.image_for(task)
-        return DockerSandbox(self, self.spec_for(task, image), image)
+        return DockerSandbox(self, self.spec_for(task, image), image).on_start()
 
     def commit(self, sandbox: DockerSandbox, state: ShellState) -> Snapshot:
         snap_id = new_id("snap")
@@ -271,23 +273,11 @@ class DockerBackend(Backend):
         return Snapshot(self, snap_id, spec, image.id)
 
     def fork(self, snapshot: Snapshot, n: int) -> list[DockerSandbox]:
-        def one(_):
+        def one():
             snapshot.acquire()  # released by the fork's close(), also when its creation fails
             return DockerSandbox(self, snapshot.spec, snapshot.ref, parent=snapshot)
 
-        with ThreadPoolExecutor(max_workers=min(n, 8)) as pool:
-            futures = [pool.submit(one, i) for i in range(n)]
-        out, errors = [], []
-        for f in futures:
-            try:
-                out.append(f.result())
-            except Exception as e:
-                errors.append(e)
-        if errors:
-            for s in out:
-                s.close()
-            raise errors[0]
-        return out
+        return start_in_parallel(one, n)
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
         import docker

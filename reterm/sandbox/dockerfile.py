@@ -148,3 +148,26 @@ def parse_key_values(instr: Instruction, path: Path) -> list[tuple[str, str]]:
             raise DockerfileError(path, instr.line, f"{instr.keyword} entry {tok!r} needs KEY=VALUE")
         out.append((k, v))
     return out
+
+
+# What a build step prints when it needed the network and had none (apt, pip, curl, git, DNS).
+_NETWORK_FAILURE = re.compile(
+    r"Temporary failure (?:in name resolution|resolving)|Could not resolve|Network is unreachable|Failed to fetch|"
+    r"Failed to establish a new connection|Name or service not known|No address associated with hostname|"
+    r"getaddrinfo|Connection refused|Unable to connect to|Could not connect to", re.IGNORECASE)
+
+
+def build_failure_hint(output: str, network: bool, task, backend: str) -> str:
+    """What to tell a user whose build step failed: the network is off (and how to allow it or pre-build), or, in
+    the local backend, that the host system dirs are read-only."""
+    if not network and _NETWORK_FAILURE.search(output or ""):
+        why = ("task.toml sets allow_internet = false" if not task.allow_internet
+               else "--allow-internet was not given")
+        return (f"The step needed the network, and builds have none here ({why}). To let it download, allow "
+                f"internet in the task and pass --allow-internet; or pre-build the environment where the network "
+                f"is available (`docker build -t NAME {task.environment_dir}`) and run it with "
+                f"`--backend docker --image-map BASE=NAME` (or [environment] docker_image = \"NAME\").")
+    if backend == "local":
+        return ("The host's /usr, /bin, /lib and /sbin are read-only in the local backend (packages cannot be "
+                "installed there); use --backend docker if the step must change them.")
+    return ""

@@ -8,6 +8,8 @@ stay (`reterm images prune` is not needed for correctness). Resources owned by a
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +36,7 @@ def _dead(owner: str | None, all_hosts: bool) -> bool:
     return (alive is None and all_hosts) or alive is False
 
 
-def gc_docker(report: GcReport, all_hosts: bool = False, client=None) -> None:
+def gc_docker(report: GcReport, all_hosts: bool = False, client=None, min_age_s: float = 3600.0) -> None:
     import docker
 
     try:
@@ -58,6 +60,29 @@ def gc_docker(report: GcReport, all_hosts: bool = False, client=None) -> None:
             except docker.errors.NotFound:
                 continue
             report.images.append(img.tags[0] if img.tags else img.short_id)
+    _gc_untagged(client, report, min_age_s)
+
+
+def _gc_untagged(client, report: GcReport, min_age_s: float) -> None:
+    """Untagged ReTerm images: the steps a failed `docker build` left behind (they carry the base image's labels,
+    so the owner rules above never match them). Only ones older than `min_age_s`, so a build still running keeps
+    its steps; one a container still uses stays (no force)."""
+    import docker
+
+    cutoff = time.time() - min_age_s
+    for img in client.images.list(filters={"dangling": True, "label": f"{LABEL_MANAGED}=1"}):
+        created = img.attrs.get("Created", "")
+        try:
+            ts = datetime.fromisoformat(created[:26].rstrip("Z")).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            continue
+        if ts > cutoff:
+            continue
+        try:
+            client.images.remove(img.id, force=False, noprune=False)
+            report.images.append(img.short_id)
+        except docker.errors.APIError:
+            pass
 
 
 def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:

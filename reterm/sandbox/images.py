@@ -14,7 +14,11 @@ import tempfile
 from pathlib import Path
 
 BASE_TAG = "reterm/base:bookworm"
-BASE_PACKAGES = ("python3", "python3-pytest", "procps", "bash", "coreutils", "findutils", "grep", "sed")
+# The everyday tools task images assume (`python` included, as python3), installed by debootstrap from the Debian
+# archive this machine's apt already uses. `reterm images build-base --packages` replaces the list.
+BASE_PACKAGES = ("python3", "python-is-python3", "python3-pytest", "python3-pip", "python3-venv", "procps", "bash",
+                 "coreutils", "findutils", "grep", "sed", "git", "gcc", "g++", "make", "libc6-dev", "openssl",
+                 "ca-certificates", "curl", "wget", "sqlite3", "file", "less", "xz-utils", "unzip", "patch", "jq")
 ENV_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
@@ -38,7 +42,8 @@ def apt_mirror(suite: str = "bookworm") -> str | None:
     return None
 
 
-def build_base(tag: str = BASE_TAG, mirror: str | None = None, force: bool = False, log=print) -> str:
+def build_base(tag: str = BASE_TAG, mirror: str | None = None, force: bool = False, log=print,
+               packages: tuple[str, ...] = BASE_PACKAGES) -> str:
     import docker
 
     client = docker.from_env(timeout=600)
@@ -54,7 +59,7 @@ def build_base(tag: str = BASE_TAG, mirror: str | None = None, force: bool = Fal
     mirror = mirror or apt_mirror()
     with tempfile.TemporaryDirectory(prefix="reterm-base-") as tmp:
         root = Path(tmp) / "rootfs"
-        cmd = ["debootstrap", "--variant=minbase", f"--include={','.join(BASE_PACKAGES)}", "bookworm", str(root)]
+        cmd = ["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", "bookworm", str(root)]
         if mirror:
             cmd.append(mirror)
         log("running: " + " ".join(cmd))
@@ -73,5 +78,6 @@ def build_base(tag: str = BASE_TAG, mirror: str | None = None, force: bool = Fal
         if tar.returncode != 0:
             raise RuntimeError("tar of the debootstrap root failed")
         log(f"imported {tag}: {image.strip() if isinstance(image, str) else image}")
-    client.images.get(tag)
+    size = client.images.get(tag).attrs.get("Size", 0)
+    log(f"{tag}: {size / 1e6:.0f} MB, packages: {' '.join(packages)}")
     return tag

@@ -1,18 +1,26 @@
 """The `local` backend: bubblewrap sandboxes over the host's read-only system dirs.
 
-Filesystem. The sandbox root is a tmpfs that bubblewrap builds; the host's `/usr`, `/etc`, `/bin`, `/lib*` and
-`/sbin` are bound read-only (one by one: bubblewrap 0.8 cannot create mount points inside a read-only bind of `/`),
-and a fixed set of writable dirs (`/root`, `/tmp`, `/app`, `/tests`, `/logs`, `/usr/local`, ...) plus every top-level
-dir the environment build writes to are bound from the sandbox's own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`).
-A snapshot is a copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
+Filesystem. The sandbox's root is its own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`), bound writable at `/`, so
+a file written anywhere outside the system dirs (`/data`, `/custom-workdir`) is part of the sandbox and of its
+snapshots. The host's `/usr`, `/bin`, `/lib*` and `/sbin` are bound read-only over it (their mount points live in
+`fs`), and `fs/usr/local` is bound writable over `/usr/local`. `/etc` is the environment's own copy of the host's,
+seeded at build time with the entries any user may read (so `/etc/shadow`, private keys and other root-only files
+are never copied) and writable while the Dockerfile runs (`RUN useradd ...`); sandboxes share that built copy
+read-only, as they share the host's `/usr`, so a snapshot or fork need not copy its ~1,400 entries. A snapshot is a
+copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
 `COPY`/`ADD` (local files) and `RUN` (run inside a build sandbox) are applied; `LABEL`, `EXPOSE`, `CMD`,
 `ENTRYPOINT`, `HEALTHCHECK`, `STOPSIGNAL` and `MAINTAINER` are ignored (they change neither files nor the shell);
 anything else is an error naming the instruction. The result is cached by a hash of the environment dir.
 
-Isolation. New pid, network, ipc and uts namespaces; `--die-with-parent`; the host environment is never passed in
-(`--clearenv`); capabilities are cut to Docker's default set; `/etc/shadow` and `/etc/gshadow` are masked. Where the
+Isolation. New user, pid, network, ipc and uts namespaces; `--die-with-parent`; the host environment is never passed
+in (`--clearenv`); capabilities are cut to Docker's default set. When the driver runs as the host's root, the
+sandbox's uids 0..65535 are mapped onto the unprivileged host uids SANDBOX_UID.. (`RETERM_SANDBOX_UID`, default
+100000): root inside can chown, add users and run tasks that need root, but to the host it is an ordinary user, so a
+host file only root may read (a mode-600 file under the bound system dirs) stays unreadable. bubblewrap is started
+as that uid and the host writes the uid map (`--userns-block-fd`); the state dir, which may sit under a private
+home, is bind-mounted at a fixed traversable path in a private mount namespace first. Where the
 cgroup filesystem is writable (root on most machines), each sandbox gets its own cgroup with pids, memory and cpu
 limits, which is what contains a fork bomb; elsewhere a warning says the limits are not enforced.
 """
@@ -38,19 +46,24 @@ import time
 from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
-from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
+from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
 from reterm.sandbox.resources import new_id, read_owner_file, remove_tree, state_root, write_owner_file
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
 log = logging.getLogger(__name__)
 
-LOCAL_BUILD_VERSION = "1"
+LOCAL_BUILD_VERSION = "3"
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-# Top-level dirs every local sandbox owns (writable); `usr/local` is bound over the read-only /usr.
-WRITABLE_DIRS = ("root", "tmp", "home", "opt", "srv", "var", "run", "mnt", "app", "tests", "logs", "solution",
-                 "usr/local")
-SYSTEM_DIRS = ("usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
-MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-")
+# Dirs every local sandbox starts with (Docker images have them too); `usr/local` is bound over the read-only /usr.
+WRITABLE_DIRS = ("root", "tmp", "home", "opt", "srv", "var/tmp", "run", "mnt", "media", "app", "tests", "logs/agent",
+                 "logs/verifier", "logs/artifacts", "solution", "proc", "dev", ".reterm/inbox",
+                 *(f"usr/local/{d}" for d in ("bin", "sbin", "lib", "include", "share", "etc", "src", "games")))
+SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
+SANDBOX_UID = int(os.environ.get("RETERM_SANDBOX_UID", "100000"))
+ID_RANGE = 65536
+# Where a root driver bind-mounts a sandbox's state dir (in a private mount namespace) so that bubblewrap, started
+# as the unprivileged SANDBOX_UID, can reach it even when RETERM_HOME sits under a home only root may enter.
+MOUNT_DIR = Path("/run/reterm/sandbox")
 DEFAULT_CAPS = ("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_SETGID",
                 "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_MKNOD",
                 "CAP_AUDIT_WRITE", "CAP_SETFCAP")
@@ -250,6 +263,75 @@ def _copy_tree(src: Path, dst: Path) -> None:
     subprocess.run(["cp", "-a", "--reflink=auto", str(src), str(dst)], check=True)
 
 
+def _privileged() -> bool:
+    return os.geteuid() == 0
+
+
+def _give_to_sandbox(path: Path) -> None:
+    """Host-made files in a sandbox's tree belong to the sandbox's root (the mapped SANDBOX_UID)."""
+    if _privileged():
+        subprocess.run(["chown", "-R", "--no-dereference", f"{SANDBOX_UID}:{SANDBOX_UID}", str(path)], check=True)
+
+
+def _ensure_layout(fs: Path) -> list[Path]:
+    """Creates the mount points and standard dirs a sandbox root needs; returns what it had to create."""
+    made: list[Path] = []
+    for name in SYSTEM_DIRS:
+        host, mine = Path("/") / name, fs / name
+        if mine.exists() or mine.is_symlink():
+            continue
+        if host.is_symlink():
+            mine.symlink_to(os.readlink(host))
+            made.append(mine)
+        elif host.is_dir():
+            mine.mkdir()
+            made.append(mine)
+    for rel in WRITABLE_DIRS:
+        d = fs / rel
+        if not d.exists():
+            d.mkdir(parents=True)
+            if fs / rel.split("/")[0] not in made:
+                made.append(fs / rel.split("/")[0])
+    os.chmod(fs / "tmp", 0o1777)
+    os.chmod(fs / "var" / "tmp", 0o1777)
+    return made
+
+
+def _seed_etc(fs: Path) -> None:
+    """The sandbox's own /etc: the host's, less every entry that not every user may read (shadow files, private
+    keys, ...), which a sandbox must never see."""
+    etc = fs / "etc"
+    etc.mkdir(exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk("/etc"):
+        rel = os.path.relpath(dirpath, "/etc")
+        keep = []
+        for d in dirnames:
+            st = os.lstat(os.path.join(dirpath, d))
+            if os.path.islink(os.path.join(dirpath, d)):
+                filenames.append(d)
+            elif st.st_mode & 0o005 == 0o005:
+                keep.append(d)
+                (etc / rel / d).mkdir(exist_ok=True)
+                shutil.copystat(os.path.join(dirpath, d), etc / rel / d)
+        dirnames[:] = keep
+        for f in filenames:
+            src = os.path.join(dirpath, f)
+            st = os.lstat(src)
+            dst = etc / rel / f
+            if os.path.islink(src):
+                os.symlink(os.readlink(src), dst)
+            elif os.path.isfile(src) and st.st_mode & 0o004:
+                shutil.copy2(src, dst)
+
+
+def _share_etc(env_dir: Path) -> None:
+    """After the build: the environment's /etc moves beside its `fs` (shared read-only by its sandboxes); `fs/etc`
+    stays as the empty mount point."""
+    (env_dir / "fs" / "etc").rename(env_dir / "etc")
+    (env_dir / "fs" / "etc").mkdir()
+    _give_to_sandbox(env_dir / "fs" / "etc")
+
+
 class LocalSandbox(Sandbox):
     backend_name = "local"
 
@@ -258,6 +340,7 @@ class LocalSandbox(Sandbox):
         self.dir = backend.root / "sandboxes" / self.id
         self.cgroup: Cgroup | None = None
         self._proc: subprocess.Popen | None = None
+        self._start_error: str | None = None
         try:
             write_owner_file(self.dir, "sandbox", task=spec.task_id)
             (self.dir / "inbox").mkdir()
@@ -267,11 +350,11 @@ class LocalSandbox(Sandbox):
                 fs_source.rename(self.dir / "fs")
             else:
                 (self.dir / "fs").mkdir()
-            for rel in WRITABLE_DIRS:
-                (self.dir / "fs" / rel).mkdir(parents=True, exist_ok=True)
-            os.chmod(self.dir / "fs" / "tmp", 0o1777)
+            # Snapshots exported by older versions lack some mount points; anything made here goes to the sandbox.
+            for made in _ensure_layout(self.fs):
+                _give_to_sandbox(made)
             self.cgroup = Cgroup(self.id, spec.pids, spec.memory_mb, spec.cpus)
-            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap)
+            self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap, spec.user)
         except BaseException:
             self.close()
             raise
@@ -280,55 +363,103 @@ class LocalSandbox(Sandbox):
     def fs(self) -> Path:
         return self.dir / "fs"
 
-    def _bwrap_argv(self) -> list[str]:
-        argv = [bwrap_path()]
+    def _bwrap_argv(self, userns_fds: tuple[int, int] | None) -> list[str]:
+        """bubblewrap's command line. With `userns_fds` (a root driver), the state dir is reached through MOUNT_DIR
+        and the host writes the uid map; otherwise bubblewrap maps the caller's own uid to root."""
+        src = MOUNT_DIR if userns_fds else self.dir
+        argv = [bwrap_path(), "--bind", str(src / "fs"), "/"]
+        etc = self._shared_etc()
+        if etc is not None and not userns_fds:  # a root driver mounts it before bubblewrap starts (_open_channel)
+            argv += ["--ro-bind", str(etc), "/etc"]
         for name in SYSTEM_DIRS:
             host = Path("/") / name
-            if host.is_symlink():
-                argv += ["--symlink", os.readlink(host), str(host)]
-            elif host.is_dir():
+            if host.is_dir() and not host.is_symlink():
                 argv += ["--ro-bind", str(host), str(host)]
-        for f in MASKED_FILES:
-            if os.path.exists(f):
-                argv += ["--ro-bind", "/dev/null", f]
-        argv += ["--proc", "/proc", "--dev", "/dev"]
-        fs = self.fs
-        for entry in sorted(fs.iterdir()):
-            if entry.name == "usr":
-                continue
-            argv += ["--bind", str(entry), f"/{entry.name}"]
-        if (fs / "usr" / "local").is_dir() and Path("/usr/local").is_dir():
-            argv += ["--bind", str(fs / "usr" / "local"), "/usr/local"]
-        argv += ["--ro-bind", str(self.dir / "inbox"), INBOX]
-        argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox"]
+        if Path("/usr/local").is_dir():
+            argv += ["--bind", str(src / "fs" / "usr" / "local"), "/usr/local"]
+        argv += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", str(src / "inbox"), INBOX]
+        argv += ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox"]
+        if userns_fds:
+            argv += ["--userns-block-fd", str(userns_fds[0]), "--info-fd", str(userns_fds[1])]
         if not self.spec.network:
             argv += ["--unshare-net"]
-        argv += ["--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH", DEFAULT_PATH,
-                 "--chdir", "/"]
-        if os.geteuid() == 0:
-            argv += ["--cap-drop", "ALL"]
-            for cap in DEFAULT_CAPS:
-                argv += ["--cap-add", cap]
-        else:
-            argv += ["--unshare-user", "--uid", "0", "--gid", "0"]
+        argv += ["--uid", "0", "--gid", "0", "--die-with-parent", "--new-session", "--clearenv",
+                 "--setenv", "PATH", DEFAULT_PATH, "--chdir", "/", "--cap-drop", "ALL"]
+        for cap in DEFAULT_CAPS:
+            argv += ["--cap-add", cap]
         argv += ["bash", "--noprofile", "--norc"]
         return argv
 
+    def _shared_etc(self) -> Path | None:
+        """The environment's /etc to bind read-only, unless this sandbox's tree carries an /etc of its own (one
+        imported from an exported snapshot)."""
+        etc = self.spec.extra.get("etc")
+        if etc is None or any((self.fs / "etc").iterdir()):
+            return None
+        return Path(etc)
+
     def _open_channel(self) -> _PipeChannel:
+        if self._start_error:
+            raise SandboxError(self._start_error)
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
-        argv = self._bwrap_argv()
         procs = self.cgroup.procs_files if self.cgroup else []
         # Join the cgroups before exec'ing bwrap so every process of the sandbox is counted from the start.
         wrapper = ["/bin/sh", "-c", 'for f in $0; do echo $$ > "$f" || exit 97; done; exec "$@"', " ".join(procs)]
+        fds: tuple[int, ...] = ()
+        if _privileged():
+            r_block, w_block = os.pipe()
+            r_info, w_info = os.pipe()
+            fds = (r_block, w_info)
+            MOUNT_DIR.mkdir(parents=True, exist_ok=True)
+            etc = self._shared_etc()
+            # bubblewrap's binds are recursive, so the read-only /etc mounted into fs here comes along with it.
+            wrapper += ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
+                        'mount --bind "$0" "$1" && { [ -z "$2" ] || { mount --bind "$2" "$1/fs/etc" && '
+                        'mount -o remount,bind,ro "$1/fs/etc"; }; } && shift 2 && exec "$@"',
+                        str(self.dir), str(MOUNT_DIR), str(etc or ""),
+                        "setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups", "--"]
+        argv = wrapper + self._bwrap_argv(fds or None)
 
         def spawn():
-            return subprocess.Popen(wrapper + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=fds,
                                     stderr=subprocess.STDOUT, env={"PATH": DEFAULT_PATH}, start_new_session=True)
 
-        self._proc = _in_keeper(spawn)
+        try:
+            self._proc = _in_keeper(spawn)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        if fds:  # in the background: the first command waits for bubblewrap anyway, and forks start together
+            threading.Thread(target=self._map_ids, args=(self._proc, r_info, w_block), daemon=True,
+                             name=f"reterm-uidmap-{self.id}").start()
         return _PipeChannel(self._proc)
+
+    def _map_ids(self, proc: subprocess.Popen, r_info: int, w_block: int) -> None:
+        """Writes the sandbox's uid/gid map (0.. -> SANDBOX_UID..) once bubblewrap reports its child, then lets it
+        go on. Only the host's root may map a range; bubblewrap itself could map just one uid. On failure the
+        sandbox is killed, and the next start of its shell raises why."""
+        try:
+            info = b""
+            deadline = time.monotonic() + 60
+            while b"}" not in info and time.monotonic() < deadline:
+                r, _, _ = select.select([r_info], [], [], max(0.0, deadline - time.monotonic()))
+                chunk = os.read(r_info, 4096) if r else b""
+                if not chunk:
+                    break
+                info += chunk
+            pid = json.loads(info)["child-pid"]
+            for kind in ("uid_map", "gid_map"):
+                Path(f"/proc/{pid}/{kind}").write_text(f"0 {SANDBOX_UID} {ID_RANGE}\n")
+            os.write(w_block, b"1")
+        except (ValueError, KeyError, OSError) as e:
+            self._start_error = (f"could not start the bubblewrap sandbox {self.id}: its private mounts or its uid "
+                                 f"map could not be set up ({e.__class__.__name__}: {e})")
+            proc.kill()
+        finally:
+            os.close(r_info)
+            os.close(w_block)
 
     # -- files -----------------------------------------------------------------------------------------------
     def put_archive(self, dest_dir: str, tar_bytes: bytes) -> None:
@@ -339,8 +470,8 @@ class LocalSandbox(Sandbox):
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(tar_bytes)
-            res = self.exec(f"mkdir -p {shlex.quote(dest_dir)} && tar -xf {INBOX}/{name} --no-same-owner "
-                            f"-C {shlex.quote(dest_dir)}", timeout=120)
+            res = self.shell.exec(f"mkdir -p {shlex.quote(dest_dir)} && tar -xf {INBOX}/{name} --no-same-owner "
+                                  f"-C {shlex.quote(dest_dir)}", timeout=120, state=self.shell.state.copy())
         finally:
             (self.dir / "inbox" / name).unlink(missing_ok=True)
         if not res.ok:
@@ -432,86 +563,75 @@ class LocalBackend(Backend):
 
     def _build(self, task, out: Path) -> dict:
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}
-        workdir = task.workdir or "/root"
+        workdir = "/root"
         fs = out / "fs"
-        for rel in WRITABLE_DIRS:
-            (fs / rel).mkdir(parents=True, exist_ok=True)
+        fs.mkdir(parents=True)
+        _ensure_layout(fs)
+        _seed_etc(fs)
+        if task.workdir:  # Docker creates a missing working dir; so do we
+            (fs / task.workdir.lstrip("/")).mkdir(parents=True, exist_ok=True)
+        _give_to_sandbox(fs)
         if task.dockerfile is None:
-            return {"env": env, "workdir": workdir}
+            _share_etc(out)
+            return {"env": env, "workdir": task.workdir or workdir}
         path = task.dockerfile
         instrs = dfile.parse(path)
-        # First pass: every top-level dir the build writes to must exist before the build sandbox starts, because
-        # its binds are fixed at start.
-        args: dict[str, str] = {}
-        penv = dict(env)
-        pwork = workdir
-        froms = 0
-        for ins in instrs:
-            if ins.keyword == "FROM":
-                froms += 1
-                if froms > 1:
-                    raise BuildError(f"{path}:{ins.line}: multi-stage builds (a second FROM) need --backend docker")
-            elif ins.keyword in ("ENV", "ARG"):
-                for k, v in dfile.parse_key_values(ins, path):
-                    (penv if ins.keyword == "ENV" else args)[k] = dfile.substitute(v, {**args, **penv})
-            elif ins.keyword == "WORKDIR":
-                pwork = os.path.join(pwork, dfile.substitute(ins.args.strip(), {**args, **penv}))
-                self._writable_top(path, ins, pwork, fs)
-            elif ins.keyword in ("COPY", "ADD"):
-                dest = self._copy_args(path, ins, {**args, **penv})[1]
-                self._writable_top(path, ins, os.path.join(pwork, dest), fs)
+        froms = [ins for ins in instrs if ins.keyword == "FROM"]
+        if len(froms) > 1:
+            raise BuildError(f"{path}:{froms[1].line}: multi-stage builds (a second FROM) need --backend docker")
+        network = bool(task.allow_internet and self.allow_internet)
         spec = SandboxSpec(task.id, "/", ShellState("/", dict(env)), task.limits.cpus, task.limits.memory_mb,
-                           task.limits.pids, network=False, output_cap=self.output_cap or DEFAULT_OUTPUT_CAP)
+                           task.limits.pids, network=network, output_cap=self.output_cap or DEFAULT_OUTPUT_CAP)
         box = LocalSandbox(self, spec, fs, copy=False)
         deadline = time.monotonic() + task.limits.build_timeout_sec
         try:
-            args = {}
+            args: dict[str, str] = {}
             for ins in instrs:
-                subst = {**args, **box.shell.state.env}
-                kw = ins.keyword
-                if kw == "FROM" or kw in IGNORED_INSTRUCTIONS:
-                    continue
-                if kw == "ENV":
-                    for k, v in dfile.parse_key_values(ins, path):
-                        box.shell.state.env[k] = dfile.substitute(v, {**args, **box.shell.state.env})
-                elif kw == "ARG":
-                    for k, v in dfile.parse_key_values(ins, path):
-                        args.setdefault(k, dfile.substitute(v, subst))
-                elif kw == "WORKDIR":
-                    workdir = os.path.join(workdir, dfile.substitute(ins.args.strip(), subst))
-                    box.exec(f"mkdir -p {shlex.quote(workdir)}", timeout=30)
-                elif kw in ("COPY", "ADD"):
-                    self._apply_copy(box, task, path, ins, workdir, subst)
-                elif kw == "RUN":
-                    cmd = ins.json_args()
-                    command = shlex.join(cmd) if cmd is not None else ins.args
-                    res = box.exec(command, timeout=max(1.0, deadline - time.monotonic()),
-                                   state=ShellState(workdir, {**args, **box.shell.state.env}))
-                    if not res.ok:
-                        why = "timed out" if res.timed_out else f"exited {res.exit_code}"
-                        raise BuildError(f"{path}:{ins.line}: RUN {why} in the local backend "
-                                         f"(host system dirs are read-only there; use --backend docker if the "
-                                         f"step must change them):\n{res.output[-2000:]}")
-                elif kw == "USER" and ins.args.strip() in ("root", "0", "root:root", "0:0"):
-                    continue
-                else:
-                    raise BuildError(f"{path}:{ins.line}: the local backend cannot apply `{kw}` "
-                                     f"(supported: WORKDIR, ENV, ARG, COPY, ADD, RUN); use --backend docker")
+                workdir = self._apply(box, task, ins, args, workdir, deadline, network)
             env = dict(box.shell.state.env)
         finally:
             box.close(keep_fs_at=fs)
-        return {"env": env, "workdir": workdir}
+        _share_etc(out)
+        return {"env": env, "workdir": task.workdir or workdir}
 
-    @staticmethod
-    def _writable_top(path: Path, ins, target: str, fs: Path) -> None:
-        norm = os.path.normpath(target)
-        parts = [p for p in norm.split("/") if p]
-        if not parts:
-            raise BuildError(f"{path}:{ins.line}: {ins.keyword} to / is not possible in the local backend")
-        if parts[0] in SYSTEM_DIRS and not norm.startswith("/usr/local"):
-            raise BuildError(f"{path}:{ins.line}: {ins.keyword} writes to {norm}, a read-only host system dir in "
-                             f"the local backend; use --backend docker")
-        (fs / parts[0]).mkdir(parents=True, exist_ok=True)
+    def _apply(self, box: "LocalSandbox", task, ins, args: dict, workdir: str, deadline: float,
+               network: bool) -> str:
+        """Applies one Dockerfile instruction to the build sandbox; returns the working dir after it."""
+        path, kw = task.dockerfile, ins.keyword
+        subst = {**args, **box.shell.state.env}
+        if kw == "FROM" or kw in IGNORED_INSTRUCTIONS:
+            return workdir
+        if kw == "ENV":
+            for k, v in dfile.parse_key_values(ins, path):
+                box.shell.state.env[k] = dfile.substitute(v, {**args, **box.shell.state.env})
+        elif kw == "ARG":
+            for k, v in dfile.parse_key_values(ins, path):
+                args.setdefault(k, dfile.substitute(v, subst))
+        elif kw == "WORKDIR":
+            workdir = os.path.join(workdir, dfile.substitute(ins.args.strip(), subst))
+            res = box.exec(f"mkdir -p {shlex.quote(workdir)}", timeout=30)
+            if not res.ok:
+                raise BuildError(f"{path}:{ins.line}: WORKDIR {workdir}: {res.output.strip()[-500:]}")
+        elif kw in ("COPY", "ADD"):
+            try:
+                self._apply_copy(box, task, path, ins, workdir, subst)
+            except SandboxError as e:
+                raise BuildError(f"{path}:{ins.line}: {kw} failed in the local backend: {e}\n"
+                                 f"{dfile.build_failure_hint(str(e), True, task, 'local')}") from None
+        elif kw == "RUN":
+            cmd = ins.json_args()
+            command = shlex.join(cmd) if cmd is not None else ins.args
+            res = box.exec(command, timeout=max(1.0, deadline - time.monotonic()),
+                           state=ShellState(workdir, {**args, **box.shell.state.env}))
+            if not res.ok:
+                why = "timed out" if res.timed_out else f"exited {res.exit_code}"
+                raise BuildError(f"{path}:{ins.line}: RUN {why} in the local backend. "
+                                 f"{dfile.build_failure_hint(res.output, network, task, 'local')}\n"
+                                 f"{res.output[-2000:]}")
+        elif not (kw == "USER" and ins.args.strip() in ("root", "0", "root:root", "0:0")):
+            raise BuildError(f"{path}:{ins.line}: the local backend cannot apply `{kw}` "
+                             f"(supported: WORKDIR, ENV, ARG, COPY, ADD, RUN); use --backend docker")
+        return workdir
 
     @staticmethod
     def _copy_args(path: Path, ins, subst) -> tuple[list[str], str, dict]:
@@ -532,7 +652,7 @@ class LocalBackend(Backend):
     def _apply_copy(self, box: LocalSandbox, task, path: Path, ins, workdir: str, subst) -> None:
         sources, dest, flags = self._copy_args(path, ins, subst)
         ctx = task.environment_dir.resolve()
-        dest_abs = os.path.join(workdir, dest)
+        dest_abs = os.path.normpath(os.path.join(workdir, dest))
         matched: list[Path] = []
         for src in sources:
             if "://" in src:
@@ -545,8 +665,11 @@ class LocalBackend(Backend):
                 matched.append(p)
         if not matched:
             raise BuildError(f"{path}:{ins.line}: {ins.keyword} sources {sources} match nothing in {ctx}")
+        # As Docker: into the destination dir when it ends in "/", names an existing dir (`COPY f /app`,
+        # `COPY f .`), or receives several sources or a directory's contents; else the file is renamed to it.
+        into_dir = (dest.endswith("/") or dest in (".", "./") or len(matched) > 1 or any(m.is_dir() for m in matched)
+                    or box.exec(f"test -d {shlex.quote(dest_abs)}", timeout=30).ok)
         buf = io.BytesIO()
-        into_dir = dest.endswith("/") or len(matched) > 1 or any(m.is_dir() for m in matched)
         with tarfile.open(fileobj=buf, mode="w") as tar:
             for m in matched:
                 if m.is_dir():
@@ -560,10 +683,11 @@ class LocalBackend(Backend):
                     tar.add(m, arcname=m.name if into_dir else os.path.basename(dest_abs))
         target_dir = dest_abs if into_dir else os.path.dirname(dest_abs)
         box.put_archive(target_dir, buf.getvalue())
-        if flags.get("chown"):
-            box.exec(f"chown -R {shlex.quote(flags['chown'])} {shlex.quote(dest_abs)}", timeout=60)
-        if flags.get("chmod"):
-            box.exec(f"chmod -R {shlex.quote(flags['chmod'])} {shlex.quote(dest_abs)}", timeout=60)
+        for flag, tool in (("chown", "chown"), ("chmod", "chmod")):
+            if flags.get(flag):
+                res = box.exec(f"{tool} -R {shlex.quote(flags[flag])} {shlex.quote(dest_abs)}", timeout=60)
+                if not res.ok:
+                    raise BuildError(f"{path}:{ins.line}: {ins.keyword} --{flag}: {res.output.strip()[-500:]}")
 
     # -- sandboxes -------------------------------------------------------------------------------------------
     def spec_for(self, task, meta: dict) -> SandboxSpec:
@@ -572,13 +696,15 @@ class LocalBackend(Backend):
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, dict(meta["env"])),
             cpus=task.limits.cpus, memory_mb=task.limits.memory_mb, pids=task.limits.pids,
             network=bool(task.allow_internet and self.allow_internet),
-            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
+            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP, user=task.agent_user,
         )
 
     def start(self, task, progress=None) -> LocalSandbox:
         env_dir = self.prepare(task)
         meta = json.loads((env_dir / "meta.json").read_text())
-        return LocalSandbox(self, self.spec_for(task, meta), env_dir / "fs")
+        spec = self.spec_for(task, meta)
+        spec.extra["etc"] = str(env_dir / "etc")
+        return LocalSandbox(self, spec, env_dir / "fs").on_start()
 
     def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState) -> Snapshot:
         snap_id = new_id("snap")
@@ -593,21 +719,20 @@ class LocalBackend(Backend):
         return Snapshot(self, snap_id, snap_spec, d)
 
     def fork(self, snapshot: Snapshot, n: int) -> list[LocalSandbox]:
-        out: list[LocalSandbox] = []
-        try:
-            for _ in range(n):
-                out.append(LocalSandbox(self, snapshot.spec, snapshot.ref / "fs"))
-        except BaseException:
-            for s in out:
-                s.close()
-            raise
-        return out
+        # In parallel: each fork's start mostly waits for its bubblewrap to come up (the uid map is written then).
+        return start_in_parallel(lambda: LocalSandbox(self, snapshot.spec, snapshot.ref / "fs"), n)
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
         remove_tree(snapshot.ref)
 
     def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
-        subprocess.run(["tar", "-C", str(snapshot.ref), "-cf", str(Path(dest_dir) / "fs.tar"), "fs"], check=True)
+        # Numeric owners: the sandbox's files belong to mapped uids (SANDBOX_UID..), which have no names here.
+        # The environment's shared /etc goes along as the snapshot's own, so the tarball stands alone.
+        etc = snapshot.spec.extra.get("etc")
+        shared = ["-C", str(Path(etc).parent), "--transform", r"s,^etc,fs/etc,S", "etc"] if etc and not any(
+            (snapshot.ref / "fs" / "etc").iterdir()) else []
+        subprocess.run(["tar", "--numeric-owner", "-cf", str(Path(dest_dir) / "fs.tar"), "-C", str(snapshot.ref),
+                        "fs", *shared], check=True)
         return "fs.tar"
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
@@ -615,7 +740,7 @@ class LocalBackend(Backend):
         d = self.root / "snapshots" / snap_id
         write_owner_file(d, "snapshot", task=spec.task_id)
         try:
-            subprocess.run(["tar", "-C", str(d), "-xf", str(path)], check=True)
+            subprocess.run(["tar", "--numeric-owner", "-C", str(d), "-xf", str(path)], check=True)
         except BaseException:
             remove_tree(d)
             raise

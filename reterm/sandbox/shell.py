@@ -154,13 +154,27 @@ def _child_script(command: str, cwd: str, token: str) -> str:
     )
 
 
-def _launcher_line(command: str, state: ShellState, token: str, timeout: float) -> bytes:
+def _as_user_prefix(user: str | None) -> str:
+    """`setpriv` switching to `user` (name or uid, with its primary and supplementary groups); "" for root."""
+    if user in (None, "", "root", "0"):
+        return ""
+    q = shlex.quote(user)
+    return f'setpriv --reuid={q} --regid="$(id -g {q})" --init-groups -- '
+
+
+def user_command(command: str, user: str | None) -> str:
+    """A one-off command run as `user` (the verifier's [verifier] user); state is not carried back."""
+    prefix = _as_user_prefix(user)
+    return f"{prefix}bash --noprofile --norc -c {shlex.quote(command)}" if prefix else command
+
+
+def _launcher_line(command: str, state: ShellState, token: str, timeout: float, user: str | None = None) -> bytes:
     env_args = " ".join(shlex.quote(f"{k}={v}") for k, v in state.env.items() if "\0" not in k + v)
     secs = max(0.01, float(timeout))
     # `timeout` puts the command in its own process group ($! is its leader). On a timeout the group is killed
     # again until it is empty: processes forked while the first signal was in flight (a fork bomb) would survive.
     line = (
-        f"timeout -s TERM -k 1 {secs:.3f} env -i {env_args} bash --noprofile --norc -c "
+        f"timeout -s TERM -k 1 {secs:.3f} {_as_user_prefix(user)}env -i {env_args} bash --noprofile --norc -c "
         f"{shlex.quote(_child_script(command, state.cwd, token))} </dev/null & __rt_p=$!; wait $__rt_p; "
         f"__rt_rc=$?; if [ $__rt_rc -eq 124 ] || [ $__rt_rc -eq 137 ]; then for __rt_i in 1 2 3 4 5 6 7 8 9 10; "
         f"do kill -KILL -- -$__rt_p 2>/dev/null || break; sleep 0.1; done; fi; "
@@ -198,9 +212,12 @@ class PersistentShell:
     wedged, in which case the next `ExecResult` says `shell_restarted=True`.
     """
 
-    def __init__(self, open_channel, state: ShellState, output_cap: int = DEFAULT_OUTPUT_CAP):
+    def __init__(self, open_channel, state: ShellState, output_cap: int = DEFAULT_OUTPUT_CAP,
+                 user: str | None = None):
         self._open_channel = open_channel
         self.state = state
+        self.user = user  # commands run from the shell's own state (the agent's) run as this user
+        self._aborted = False
         self.output_cap = output_cap
         self._lock = threading.Lock()
         self._channel: Channel | None = None
@@ -212,7 +229,13 @@ class PersistentShell:
 
     def restart(self) -> None:
         self._close_channel()
+        if self._aborted:
+            raise SandboxError("the sandbox was closed while a command ran")
         self._start()
+
+    def abort(self) -> None:
+        """Marks the shell as going away (no lock: a command may be running); it will not be restarted."""
+        self._aborted = True
 
     def _close_channel(self) -> None:
         if self._channel is not None:
@@ -236,15 +259,15 @@ class PersistentShell:
     def exec(self, command: str, timeout: float | None = None, output_cap: int | None = None,
              state: ShellState | None = None) -> ExecResult:
         """Runs one command. `output_cap` overrides the shell's cap (internal reads of whole files use it); with
-        `state`, the command runs from that state instead and the shell's own state is left as it was (the
-        verifier and environment builds use this)."""
+        `state`, the command runs from that state, as root, and the shell's own state is left as it was (the
+        verifier, uploads and environment builds use this)."""
         timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
         with self._lock:
             if self._channel is None:
                 raise SandboxError("shell is closed")
             token = secrets.token_hex(8)
             start = time.monotonic()
-            line = _launcher_line(command, state or self.state, token, timeout)
+            line = _launcher_line(command, state or self.state, token, timeout, None if state else self.user)
             restarted = False
             try:
                 self._channel.write(line)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
-from reterm.tasks.model import Task, TaskError, TaskLimits
+from reterm.tasks.model import Task, TaskError, TaskLimits, TaskStep
 
 HARBOR_FILE = "task.toml"
 TB1_FILE = "task.yaml"
@@ -106,14 +107,127 @@ def _require_file(task_dir: Path, rel: str, what: str) -> Path:
     return p
 
 
-def load_harbor(task_dir: Path) -> Task:
+def _parse_toml(task_dir: Path) -> tuple[str, dict]:
     text = _read_text(task_dir, HARBOR_FILE)
     try:
-        data = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         raise TaskError(task_dir, HARBOR_FILE, f"invalid TOML: {e}", int(m.group(1)) if m else None) from None
 
+
+def _nth_line(text: str, pattern: str, n: int) -> int | None:
+    hits = [i for i, line in enumerate(text.splitlines(), 1) if re.match(pattern, line.strip())]
+    return hits[n] if n < len(hits) else None
+
+
+def _refuse_unbuilt(task_dir: Path, text: str, env: "_Fields") -> None:
+    """Harbor features ReTerm does not build are refused by name, never silently ignored."""
+    if env.string("os") not in (None, "linux"):
+        raise env.error("os", "must be \"linux\": ReTerm runs Linux sandboxes only")
+    for key in ("gpus", "tpus"):
+        if env.data.get(key):
+            raise env.error(key, "asks for accelerators, which ReTerm's sandboxes do not provide")
+    if (task_dir / "environment" / "docker-compose.yaml").is_file() or \
+            (task_dir / "environment" / "docker-compose.yml").is_file():
+        raise TaskError(task_dir, "environment/docker-compose.yaml",
+                        "multi-container environments (docker-compose) are not supported by ReTerm")
+
+
+def _env_table(fields: _Fields) -> dict[str, str]:
+    """An `env = {...}` table of strings or numbers (Harbor's [verifier] env and [solution] env)."""
+    values = fields.table_of("env")
+    for k, v in values.items():
+        if not isinstance(v, (str, int, float)) or isinstance(v, bool):
+            raise fields.error("env", f"values must be strings or numbers, got {k} = {v!r}")
+    return {k: str(v) for k, v in values.items()}
+
+
+def _artifacts(task_dir: Path, text: str, value, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.startswith("/") for v in value):
+        raise TaskError(task_dir, HARBOR_FILE, f"`{where}` must be a list of absolute paths, got {value!r}",
+                        _nth_line(text, r"^artifacts\s*=", 0))
+    return list(value)
+
+
+def _verifier_environment(task_dir: Path, text: str, verifier: _Fields, env: _Fields, limits: TaskLimits,
+                          artifacts: list[str]) -> Task | None:
+    mode = verifier.string("environment_mode")
+    venv_table = verifier.data.get("environment")
+    if mode not in (None, "shared", "separate"):
+        raise verifier.error("environment_mode", f"must be \"shared\" or \"separate\", got {mode!r}")
+    if mode == "shared" and venv_table is not None:
+        raise verifier.error("environment_mode", "is \"shared\" but [verifier.environment] is set")
+    if mode is None and venv_table is None or mode == "shared":
+        if artifacts:
+            raise TaskError(task_dir, HARBOR_FILE, "`artifacts` only apply with [verifier] environment_mode = "
+                            "\"separate\"", _nth_line(text, r"^artifacts\s*=", 0))
+        return None
+    venv = _Fields(task_dir, HARBOR_FILE, text, venv_table or {}, "verifier.environment",
+                   lambda k: _toml_line(text, "verifier.environment", k))
+    image = venv.string("docker_image")
+    dockerfile = task_dir / "tests" / "Dockerfile"
+    if image is None and not dockerfile.is_file():
+        raise TaskError(task_dir, "tests/Dockerfile", "is missing: [verifier] environment_mode = \"separate\" "
+                        "builds the verifier's sandbox from tests/ (which must provide /tests/test.sh), or from "
+                        "[verifier.environment] docker_image")
+    vlimits = replace(limits, cpus=venv.number("cpus", limits.cpus),
+                      memory_mb=int(venv.number("memory_mb", None) or venv.size_mb("memory") or limits.memory_mb))
+    return Task(id=f"{task_dir.name}.verifier", path=task_dir, format="harbor", instruction="",
+                tests_dir=task_dir / "tests", test_script=task_dir / "tests" / "test.sh",
+                environment_dir=dockerfile.parent if image is None else None,
+                dockerfile=dockerfile if image is None else None, docker_image=image,
+                workdir=venv.string("workdir"),
+                allow_internet=venv.boolean("allow_internet", env.boolean("allow_internet", True)), limits=vlimits)
+
+
+_STEP_KEYS = {"name", "min_reward", "agent", "verifier"}
+
+
+def _steps(task_dir: Path, text: str, data) -> list[TaskStep]:
+    if not isinstance(data, list) or not all(isinstance(d, dict) for d in data) or not data:
+        raise TaskError(task_dir, HARBOR_FILE, "`steps` must be a non-empty array of tables ([[steps]])")
+    steps: list[TaskStep] = []
+    for i, d in enumerate(data):
+        line = _nth_line(text, r"^\[\[\s*steps\s*\]\]", i)
+        unknown = sorted(set(d) - _STEP_KEYS)
+        if unknown:
+            raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] #{i + 1}: {', '.join(unknown)} not supported by "
+                            f"ReTerm (supported: {', '.join(sorted(_STEP_KEYS))})", line)
+        name = d.get("name")
+        if not isinstance(name, str) or not re.match(r"^[A-Za-z0-9._-]+$", name):
+            raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] #{i + 1}: `name` must name a dir under steps/, "
+                            f"got {name!r}", line)
+        agent, verifier = d.get("agent", {}), d.get("verifier", {})
+        if set(verifier) - {"timeout_sec"} or set(agent) - {"timeout_sec", "user"}:
+            extra = sorted((set(verifier) - {"timeout_sec"}) | (set(agent) - {"timeout_sec", "user"}))
+            raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] {name}: {', '.join(extra)} not supported by ReTerm "
+                            f"(per-step separate verifiers included)", line)
+        min_reward = d.get("min_reward")
+        for key, value in (("min_reward", min_reward), ("agent.timeout_sec", agent.get("timeout_sec")),
+                           ("verifier.timeout_sec", verifier.get("timeout_sec"))):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] {name}: `{key}` must be a number", line)
+        rel = Path("steps") / name
+        instruction = _read_text(task_dir, str(_require_file(task_dir, str(rel / "instruction.md"),
+                                                             f"step {name}'s instruction").relative_to(task_dir)))
+        own_tests = task_dir / rel / "tests"
+        script = own_tests / "test.sh" if (own_tests / "test.sh").is_file() else task_dir / "tests" / "test.sh"
+        if not script.is_file():
+            raise TaskError(task_dir, str(rel / "tests/test.sh"), f"is missing (step {name}'s verifier; "
+                            f"tests/test.sh at the task root would serve as its fallback)")
+        solution = task_dir / rel / "solution" / "solve.sh"
+        steps.append(TaskStep(name=name, instruction=instruction, tests_dir=own_tests if own_tests.is_dir() else None,
+                              test_script=script, solution=solution if solution.is_file() else None,
+                              agent_timeout_sec=agent.get("timeout_sec"),
+                              verifier_timeout_sec=verifier.get("timeout_sec"),
+                              min_reward=None if min_reward is None else float(min_reward),
+                              agent_user=agent.get("user")))
+    return steps
+
+
+def load_harbor(task_dir: Path) -> Task:
+    text, data = _parse_toml(task_dir)
     top = _Fields(task_dir, HARBOR_FILE, text, data, None, lambda k: _toml_line(text, None, k))
 
     def table(name: str) -> _Fields:
@@ -121,12 +235,9 @@ def load_harbor(task_dir: Path) -> Task:
 
     top.string("version")
     metadata = dict(top.table_of("metadata"))
-    verifier, agent, env = table("verifier"), table("agent"), table("environment")
-
-    verifier_env = verifier.table_of("env")
-    for k, v in verifier_env.items():
-        if not isinstance(v, (str, int, float)) or isinstance(v, bool):
-            raise verifier.error("env", f"values must be strings or numbers, got {k} = {v!r}")
+    verifier, agent, env, solution_table = table("verifier"), table("agent"), table("environment"), table("solution")
+    _refuse_unbuilt(task_dir, text, env)
+    verifier_env, solution_env = _env_table(verifier), _env_table(solution_table)
 
     limits = TaskLimits(
         agent_timeout_sec=agent.number("timeout_sec", 600.0),
@@ -136,16 +247,25 @@ def load_harbor(task_dir: Path) -> Task:
         memory_mb=int(env.number("memory_mb", None) or env.size_mb("memory") or 2048),
         storage_mb=int(env.number("storage_mb", None) or env.size_mb("storage") or 0) or None,
     )
-    instruction = _read_text(task_dir, _require_file(task_dir, "instruction.md", "the task's instruction").name)
-    if not instruction.strip():
-        raise TaskError(task_dir, "instruction.md", "is empty")
-    test_script = _require_file(task_dir, "tests/test.sh", "the verifier entry point")
+    steps = _steps(task_dir, text, data["steps"]) if "steps" in data else []
+    strategy = top.string("multi_step_reward_strategy", "mean")
+    if strategy not in ("mean", "final"):
+        raise top.error("multi_step_reward_strategy", f"must be \"mean\" or \"final\", got {strategy!r}")
+    if steps:
+        instruction = steps[0].instruction
+        test_script = steps[0].test_script
+    else:
+        instruction = _read_text(task_dir, _require_file(task_dir, "instruction.md", "the task's instruction").name)
+        if not instruction.strip():
+            raise TaskError(task_dir, "instruction.md", "is empty")
+        test_script = _require_file(task_dir, "tests/test.sh", "the verifier entry point")
     docker_image = env.string("docker_image")
     dockerfile = task_dir / "environment" / "Dockerfile"
     if not dockerfile.is_file() and not docker_image:
         raise TaskError(
             task_dir, "environment/Dockerfile", "is missing and task.toml sets no [environment] docker_image"
         )
+    artifacts = _artifacts(task_dir, text, data["artifacts"], "artifacts") if "artifacts" in data else []
     solution = task_dir / "solution" / "solve.sh"
     return Task(
         id=task_dir.name,
@@ -159,10 +279,18 @@ def load_harbor(task_dir: Path) -> Task:
         docker_image=docker_image,
         workdir=env.string("workdir"),
         solution=solution if solution.is_file() else None,
-        allow_internet=env.boolean("allow_internet", False),
+        # Harbor's default is true; the network still needs the user's --allow-internet as well.
+        allow_internet=env.boolean("allow_internet", True),
         limits=limits,
         metadata=metadata,
-        verifier_env={k: str(v) for k, v in verifier_env.items()},
+        verifier_env=verifier_env,
+        solution_env=solution_env,
+        agent_user=agent.string("user"),
+        verifier_user=verifier.string("user"),
+        verifier_environment=_verifier_environment(task_dir, text, verifier, env, limits, artifacts),
+        artifacts=artifacts,
+        steps=steps,
+        multi_step_reward_strategy=strategy,
     )
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -28,6 +28,22 @@ class TaskLimits:
 
 
 @dataclass
+class TaskStep:
+    """One `[[steps]]` entry of a Harbor multi-step task (`steps/<name>/`): its own instruction, tests and solution,
+    run in order in one shared sandbox."""
+
+    name: str
+    instruction: str
+    tests_dir: Path | None  # steps/<name>/tests, uploaded over the task-level tests/
+    test_script: Path
+    solution: Path | None = None
+    agent_timeout_sec: float | None = None
+    verifier_timeout_sec: float | None = None
+    min_reward: float | None = None
+    agent_user: str | None = None
+
+
+@dataclass
 class Task:
     """One task, whatever its format.
 
@@ -51,6 +67,25 @@ class Task:
     limits: TaskLimits = field(default_factory=TaskLimits)
     metadata: dict = field(default_factory=dict)
     verifier_env: dict[str, str] = field(default_factory=dict)
+    solution_env: dict[str, str] = field(default_factory=dict)  # [solution] env, for the reference solution
+    agent_user: str | None = None  # [agent] user: the agent's commands run as this OS user (default root)
+    verifier_user: str | None = None  # [verifier] user (default root)
+    # [verifier] environment_mode = "separate": the tests run in a sandbox of their own, built from tests/ (or
+    # [verifier.environment] docker_image), which receives only `artifacts` and /logs/artifacts from the agent's.
+    verifier_environment: "Task | None" = None
+    artifacts: list[str] = field(default_factory=list)
+    steps: list[TaskStep] = field(default_factory=list)
+    multi_step_reward_strategy: str = "mean"  # "mean" over steps (absent ones count 0) or "final"
+    tests_base_dir: Path | None = None  # multi-step: task-level tests/ uploaded before the step's own
+
+    def for_step(self, step: TaskStep) -> "Task":
+        """The task as one of its steps sees it: that step's instruction, tests, solution and limits."""
+        limits = replace(self.limits, agent_timeout_sec=step.agent_timeout_sec or self.limits.agent_timeout_sec,
+                         verifier_timeout_sec=step.verifier_timeout_sec or self.limits.verifier_timeout_sec)
+        return replace(self, instruction=step.instruction, tests_dir=step.tests_dir or self.tests_dir,
+                       test_script=step.test_script, solution=step.solution, limits=limits,
+                       agent_user=step.agent_user or self.agent_user, steps=[],
+                       tests_base_dir=self.tests_dir if step.tests_dir and self.tests_dir.is_dir() else None)
 
     @property
     def reward_mode(self) -> str:

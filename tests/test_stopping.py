@@ -1,0 +1,89 @@
+"""A run told to stop (SIGTERM from a scheduler, Ctrl-C from a user) stops within seconds, closes its sandboxes,
+keeps the trials that finished and exits non-zero. Real signals to a real `reterm run` process."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import harbor_task
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_reterm_run_stops_within_seconds_and_keeps_finished_trials(tmp_path, sig, code):
+    harbor_task(tmp_path / "tasks" / "quick")
+    harbor_task(tmp_path / "tasks" / "slow", solve_sh="#!/bin/bash\nsleep 300\n",
+                toml="[agent]\ntimeout_sec = 600.0\n")
+    home = tmp_path / "home"
+    env = {**os.environ, "RETERM_HOME": str(home)}
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "reterm.cli", "run", str(tmp_path / "tasks"), "--agent", "oracle",
+                             "--backend", "local", "-j", "2", "-o", str(out)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "results.jsonl").is_file() or not (out / "results.jsonl").read_text().strip():
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stdout.read().decode()[-2000:]
+            time.sleep(0.2)
+        time.sleep(1.0)  # the slow trial is now inside its 300 s solution
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        rc = proc.wait(timeout=30)
+        elapsed = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert rc == code
+    assert elapsed < 10, f"took {elapsed:.1f}s to stop"
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [r["task_id"] for r in rows] == ["quick"] and rows[0]["passed"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["interrupted"] is True and summary["n"] == 1 and summary["planned"] == 2
+    assert list((home / "sandboxes").iterdir()) == []  # every sandbox was closed
+
+
+def test_model_run_waiting_on_a_model_server_stops_within_seconds(tmp_path):
+    """`reterm run --agent model` whose generation requests hang (a model server that never answers): SIGTERM
+    still ends it within seconds, sandboxes closed, non-zero exit."""
+    import http.server
+    import socketserver
+    import threading
+
+    received = threading.Event()
+
+    class Hang(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.set()
+            time.sleep(60)
+
+        def log_message(self, *a):
+            pass
+
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Hang)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    harbor_task(tmp_path / "tasks" / "a")
+    home = tmp_path / "home"
+    proc = subprocess.Popen([sys.executable, "-m", "reterm.cli", "run", str(tmp_path / "tasks"), "--agent", "model",
+                             "--policy", "openai", "--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1",
+                             "--model", "hanging", "--backend", "local", "-o", str(tmp_path / "run")],
+                            env={**os.environ, "RETERM_HOME": str(home)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        assert received.wait(120), "the episode never asked the model"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=60)
+        elapsed = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        server.shutdown()
+    assert rc == 143 and elapsed < 12, (rc, elapsed)
+    assert list((home / "sandboxes").iterdir()) == []
+    assert json.loads((tmp_path / "run" / "summary.json").read_text())["interrupted"] is True
