@@ -219,7 +219,7 @@ class PersistentShell:
         self.user = user  # commands run from the shell's own state (the agent's) run as this user
         self._aborted = False
         self.output_cap = output_cap
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: a snapshot holds it (`idle()`) while it reads the files
         self._channel: Channel | None = None
         self._start()
 
@@ -251,8 +251,9 @@ class PersistentShell:
 
     @contextmanager
     def idle(self):
-        """Holds the shell between two commands: none starts until the block ends, so a snapshot taken inside it
-        sees a quiet filesystem. Yields the shell's state."""
+        """Holds the shell between two commands: none of another thread starts until the block ends, so a snapshot
+        taken inside it sees a quiet filesystem; the holding thread may still run commands (the docker backend reads
+        the snapshot's files through this shell). Yields the shell's state."""
         with self._lock:
             yield self.state
 
