@@ -182,8 +182,8 @@ class DockerSandbox(Sandbox):
 
     def _destroy(self) -> None:
         try:
-            if self.container is not None:
-                self.backend.remove_container(self.engine, self.container.id)
+            # by name when the creation failed half-way (created, then the engine dropped before it answered)
+            self.backend.remove_container(self.engine, self.container.id if self.container else f"reterm-{self.id}")
         finally:
             self.engine.sandboxes.discard(self)
             if self._slot:
