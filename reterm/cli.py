@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -144,7 +145,29 @@ def _backend_and_output(backend, image_map, allow_internet, output, default_name
     return be, out
 
 
+def _use_docker_hosts(ctx, param, value):
+    """Validates --docker-hosts and hands it to the docker backend through its environment variable, which every
+    command that makes a backend (and `sandbox gc`) reads."""
+    if value:
+        from reterm.sandbox.docker_engines import ENV_HOSTS, parse_docker_hosts
+
+        try:
+            parse_docker_hosts(value)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+        os.environ[ENV_HOSTS] = value
+    return value
+
+
+docker_hosts_option = click.option(
+    "--docker-hosts", metavar="URL[=N],...", expose_value=False, callback=_use_docker_hosts,
+    help="docker backend: a pool of engines (unix:///x.sock, tcp://host:2376 with DOCKER_TLS_VERIFY/"
+         "DOCKER_CERT_PATH, ssh://user@host), each with room for N sandboxes (default 64); also "
+         "RETERM_DOCKER_HOSTS. Default: the one engine DOCKER_HOST names")
+
+
 sandbox_options = _with([
+    docker_hosts_option,
     click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
                  help="auto = docker when a daemon answers, else local (bubblewrap)"),
     click.option("--image-map", "image_map", multiple=True, metavar="SRC=DST",
@@ -352,10 +375,13 @@ def sandbox() -> None:
 
 
 @sandbox.command("gc")
-@click.option("--all-hosts", is_flag=True, help="also remove resources owned by processes on other hosts")
+@click.option("--all-hosts", is_flag=True, help="also remove resources owned by processes on other hosts (every "
+                                                "engine of the pool is always cleaned)")
+@docker_hosts_option
 @click.option("--no-docker", is_flag=True, help="skip the Docker engine")
 def sandbox_gc(all_hosts, no_docker) -> None:
-    """Remove containers, snapshot images, state dirs and cgroups left by runs that are no longer alive."""
+    """Remove containers, snapshot images, state dirs and cgroups left by runs that are no longer alive, on every
+    engine of the docker pool."""
     from reterm.sandbox.gc import gc
 
     report = gc(all_hosts=all_hosts, docker=not no_docker)

@@ -51,7 +51,10 @@ def select_tasks(paths=(), suite: str | None = None, split: str = "all",
     return tasks
 
 
-def open_backend(name: str = "auto", image_map=(), allow_internet: bool = False) -> Backend:
+def open_backend(name: str = "auto", image_map=(), allow_internet: bool = False,
+                 docker_hosts: str | None = None) -> Backend:
     """The sandbox backend `name`, with the image map from `SRC=DST` items (each may hold several, comma
-    separated) and the RETERM_IMAGE_MAP variable. Raises ValueError or SandboxError saying what to fix."""
-    return make_backend(name, image_map=parse_image_map(image_map), allow_internet=allow_internet)
+    separated) and the RETERM_IMAGE_MAP variable; `docker_hosts`: the docker backend's pool of engines (default
+    RETERM_DOCKER_HOSTS, else DOCKER_HOST). Raises ValueError or SandboxError saying what to fix."""
+    return make_backend(name, image_map=parse_image_map(image_map), allow_internet=allow_internet,
+                        docker_hosts=docker_hosts)

@@ -12,8 +12,8 @@ import pytest
 
 from conftest import BASE_IMAGE, require_docker
 from reterm import suites
-from reterm.agents import OracleAgent
-from reterm.runner import run_tasks
+from reterm.evaluation.baselines import OracleAgent
+from reterm.evaluation.trials import run_tasks
 from reterm.sandbox import SandboxError
 from reterm.sandbox.docker_engines import DEFAULT_CAPACITY, EngineSpec, default_hosts, parse_docker_hosts
 from reterm.sandbox.resources import owner_id
@@ -230,3 +230,46 @@ def test_a_pool_with_no_engine_up_says_so(tmp_path):
 
     with pytest.raises(SandboxError, match="no Docker engine answers"):
         DockerBackend(hosts=[EngineSpec(f"unix://{tmp_path}/none.sock", 2)])
+
+
+DRIVER = """
+import sys, time
+from reterm import suites
+from reterm.sandbox import make_backend
+from reterm.sandbox.resources import owner_id
+backend = make_backend("docker", image_map={"ubuntu": "reterm/base:bookworm"})
+task = suites.load("basic", "train")[0]
+boxes = [backend.start(task) for _ in range(4)]
+snap = boxes[-1].snapshot()
+print(owner_id(), sorted({b.engine.url for b in boxes} | set(e.url for e in snap.copies)), flush=True)
+time.sleep(600)
+"""
+
+
+def test_gc_all_hosts_cleans_every_engine_of_the_pool(scratch):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from reterm.sandbox.docker_engines import Engine
+    from reterm.sandbox.scratch_engine import census
+
+    hosts = f"{default_hosts()[0].url}=2,{scratch.url}=2"
+    env = {**os.environ, "RETERM_DOCKER_HOSTS": hosts}
+    proc = subprocess.Popen([sys.executable, "-c", DRIVER], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline().split(" ", 1)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    owner, engines = line[0], line[1]
+    engines_of_pool = [Engine(s) for s in parse_docker_hosts(hosts)]
+    assert all(e.url in engines for e in engines_of_pool)  # the dead driver left sandboxes on both
+    left = [census(e, owner) for e in engines_of_pool]
+    assert all(c["containers"] for c in left) and sum(len(c["images"]) for c in left) == 1
+    r = subprocess.run([sys.executable, "-m", "reterm.cli", "sandbox", "gc", "--all-hosts", "--docker-hosts", hosts],
+                       capture_output=True, text=True, env={k: v for k, v in env.items() if k != "RETERM_DOCKER_HOSTS"})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout.strip().splitlines()[-1])["containers"] >= 4
+    assert [census(e, owner) for e in engines_of_pool] == [{"containers": [], "images": []}] * 2

@@ -195,6 +195,11 @@ class WarmPools:
         pool = self.pool_for(sandbox)
         return pool.manifest if pool is not None else None
 
+    def ready_ids(self) -> set[str]:
+        """Container ids of the warm containers waiting for a fork."""
+        with self._lock:
+            return {sb.container.id for p in self._pools.values() for sb in p.ready}
+
     def wait(self, timeout: float = 120.0) -> None:
         """Until every pool is full (benchmarks: so that background fills do not overlap what they time)."""
         with self._lock:

@@ -3,7 +3,7 @@
 Removed: containers labelled as ReTerm sandboxes, snapshot images, local sandbox/snapshot state dirs, unfinished
 environment builds and cgroups, whose owner process is gone. Built task images and environments are a cache and
 stay (`reterm images prune` is not needed for correctness). Resources owned by another host are left alone unless
-`all_hosts` is set.
+`all_hosts` is set. Every engine of the docker pool is cleaned ($RETERM_DOCKER_HOSTS, else $DOCKER_HOST).
 """
 
 from __future__ import annotations
@@ -37,14 +37,30 @@ def _dead(owner: str | None, all_hosts: bool) -> bool:
 
 
 def gc_docker(report: GcReport, all_hosts: bool = False, client=None, min_age_s: float = 3600.0) -> None:
+    """Every engine of the pool ($RETERM_DOCKER_HOSTS, else $DOCKER_HOST); `client`: one engine only."""
+    from reterm.sandbox.docker_engines import Engine, default_hosts
+
+    if client is not None:
+        _gc_engine(client, report, all_hosts, min_age_s)
+        return
+    errors = []
+    for spec in default_hosts():
+        engine = Engine(spec)
+        try:
+            if not engine.connect():
+                errors.append(f"{spec.url}: {engine.down_reason}")
+                continue
+            _gc_engine(engine.client, report, all_hosts, min_age_s)
+        except Exception as e:  # one engine failing half-way must not stop the others from being cleaned
+            errors.append(f"{spec.url}: {e.__class__.__name__}: {e}")
+        finally:
+            engine.close()
+    report.docker_error = "; ".join(errors) or None
+
+
+def _gc_engine(client, report: GcReport, all_hosts: bool, min_age_s: float) -> None:
     import docker
 
-    try:
-        client = client or docker.from_env(timeout=60)
-        client.ping()
-    except Exception as e:
-        report.docker_error = str(e)
-        return
     # A resource that vanishes between listing and removing was removed by a concurrent gc: nothing to do.
     for c in client.containers.list(all=True, filters={"label": f"{LABEL_MANAGED}=1"}):
         if c.labels.get(LABEL_KIND) == "sandbox" and _dead(c.labels.get(LABEL_OWNER), all_hosts):

@@ -119,9 +119,16 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
     suite: str = field(default=DEFAULT_SUITE, metadata={"help": "Bundled task suite, or a directory of task dirs."})
     suite_split: str = field(default="train", metadata={
         "help": f"Split of the bundled suite: {' | '.join(SPLITS)}."})
+    docker_hosts: str | None = field(default=None, metadata={
+        "help": "Docker backend: a pool of engines 'URL[=CAPACITY],...' (unix://, tcp:// with TLS from "
+                "DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, ssh://); default RETERM_DOCKER_HOSTS, else DOCKER_HOST."})
 
     def __post_init__(self):
         super().__post_init__()
+        if self.docker_hosts:
+            from reterm.sandbox.docker_engines import parse_docker_hosts
+
+            parse_docker_hosts(self.docker_hosts, "docker_hosts")
         checks = [("fork_from", FORK_FROM), ("fork_point", FORK_POINTS), ("on_success", ON_SUCCESS),
                   ("reward_mode", REWARD_MODES), ("sandbox_backend", BACKENDS), ("suite_split", SPLITS)]
         for name, allowed in checks:
@@ -173,7 +180,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         if missing:
             raise ValueError(f"train_dataset names tasks that were not given: {sorted(missing)[:5]}")
         if backend is None:
-            backend = open_backend(args.sandbox_backend, [args.image_map] if args.image_map else [])
+            backend = open_backend(args.sandbox_backend, [args.image_map] if args.image_map else [],
+                                   docker_hosts=args.docker_hosts)
         self.backend = backend
         self._batch_inputs: list[dict] | None = None
         self._generate_many = generate_many
