@@ -273,3 +273,39 @@ def test_gc_all_hosts_cleans_every_engine_of_the_pool(scratch):
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout.strip().splitlines()[-1])["containers"] >= 4
     assert [census(e, owner) for e in engines_of_pool] == [{"containers": [], "images": []}] * 2
+
+
+def test_an_engine_that_hangs_cannot_hang_a_command(scratch):
+    """A frozen daemon (SIGSTOP: connections open, nothing answers) is found by the monitor's ping timeout; the
+    command waiting on it ends with EngineDown in bounded time, and the engine is used again once it answers."""
+    import os
+    import signal
+
+    from reterm.sandbox.docker_engines import PROBE_INTERVAL_S, PROBE_TIMEOUT_S, EngineDown
+
+    backend = _backend([EngineSpec(scratch.url, 4)])
+    task = suites.load("basic", "train")[0]
+    sb = backend.start(task)
+    engine = sb.engine
+    try:
+        os.kill(scratch.proc.pid, signal.SIGSTOP)
+        t = time.monotonic()
+        with pytest.raises(EngineDown, match=scratch.url):
+            sb.exec("sleep 60", timeout=120)
+        assert time.monotonic() - t < PROBE_INTERVAL_S + PROBE_TIMEOUT_S + 3
+        assert not engine.up
+        sb.close()  # cannot remove it now: owed
+        assert engine.debt and engine.load == 0
+        with pytest.raises(EngineDown):
+            backend.start(task)
+    finally:
+        os.kill(scratch.proc.pid, signal.SIGCONT)
+    deadline = time.monotonic() + 20
+    while (not engine.up or engine.debt) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert engine.up and not engine.debt
+    again = backend.start(task)
+    assert again.exec("echo back").output == "back\n"
+    again.close()
+    backend.close()
+    assert _census(backend) == {scratch.url: {"containers": [], "images": []}}
