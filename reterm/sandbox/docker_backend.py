@@ -355,9 +355,7 @@ class DockerBackend(Backend):
 
     def prepare(self, task) -> str:
         """Builds the task's image on the engine its next sandbox will most likely go to."""
-        engine = self.pool.reserve(wait=False) or self.pool.up()[0]
-        self.pool.release(engine)
-        return self.image_for(task, engine)
+        return self.image_for(task, self.pool.least_loaded())
 
     def start(self, task, progress=None) -> DockerSandbox:
         engine = self.pool.reserve()
@@ -504,8 +502,7 @@ class DockerBackend(Backend):
         return "image.tar"
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
-        engine = self.pool.reserve(wait=False) or self.pool.up()[0]  # least loaded; the slot is not kept
-        self.pool.release(engine)
+        engine = self.pool.least_loaded()
         with engine.guard(f"loading {path}"), open(path, "rb") as f:
             images = engine.slow.images.load(f)
         return DockerSnapshot(self, new_id("snap"), spec, engine, images[0].id)

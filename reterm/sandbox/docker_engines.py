@@ -9,8 +9,9 @@
   waits forever on an engine that stopped answering. A connection error or timeout marks the engine *down*: its
   sandboxes' shells are cut (their next or current command raises `EngineDown`, a `SandboxError`, which the runner
   and the trainer record as an infra failure), it gets no new work, and what could not be removed on it is
-  remembered. A monitor thread pings every engine each `PROBE_INTERVAL_S`; a down engine that answers again has that
-  debt removed and is back in the pool.
+  remembered. A monitor thread pings every engine each `PROBE_INTERVAL_S` (a refused connection: down at once; a
+  ping timeout: down after `PROBE_STRIKES` in a row); a down engine that answers again has that debt removed and is
+  back in the pool.
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ from reterm.sandbox.shell import SandboxError
 DEFAULT_CAPACITY = 64
 CALL_TIMEOUT_S = 30
 SLOW_TIMEOUT_S = 900
-PROBE_TIMEOUT_S = 2
+PROBE_TIMEOUT_S = 3
 PROBE_INTERVAL_S = 1.0
+# A refused connection marks an engine down at once; a ping that times out only this many times in a row, so that an
+# engine slowed by a busy host is not taken for a dead one (every sandbox on it would fail).
+PROBE_STRIKES = 2
 PLACEMENT_WAIT_S = 600.0
 ENV_HOSTS = "RETERM_DOCKER_HOSTS"
 _SCHEMES = ("unix://", "tcp://", "ssh://", "npipe://")
@@ -107,6 +111,7 @@ class Engine:
         self.client = client
         self.slow = client
         self._probe = None
+        self._strikes = 0
         self.build_lock = threading.Lock()
         self.sandboxes: weakref.WeakSet = weakref.WeakSet()  # live sandboxes, cut when the engine goes down
         self._debt: list[tuple[str, str]] = []  # ("container" | "image", id) to remove once it answers again
@@ -127,8 +132,11 @@ class Engine:
             if self.slow is None or self.slow is self.client:
                 self.slow = _client(self.url, SLOW_TIMEOUT_S)
         except Exception as e:  # the SDK raises DockerException, requests errors or OSError for a dead engine
-            self.mark_down(f"{e.__class__.__name__}: {e}")
+            self._strikes += 1
+            if not isinstance(e, requests.Timeout) or self._strikes >= PROBE_STRIKES:
+                self.mark_down(f"{e.__class__.__name__}: {e}")
             return False
+        self._strikes = 0
         if not self.up:
             self.reap_debt()
             self.up, self.down_reason = True, None
@@ -227,6 +235,15 @@ class EnginePool:
 
     def up(self) -> list[Engine]:
         return [e for e in self.engines if e.up]
+
+    def least_loaded(self) -> Engine:
+        """Where the next sandbox would most likely go (nothing reserved)."""
+        with self._cond:
+            engine = self._pick(self.engines, lambda e: False) or next(iter(self.up()), None)
+        if engine is None:
+            raise EngineDown("no docker engine of the pool is answering: "
+                             + "; ".join(f"{e.url}: {e.down_reason}" for e in self.engines))
+        return engine
 
     def _pick(self, candidates: list[Engine], prefer) -> Engine | None:
         room = [e for e in candidates if e.up and e.load < e.capacity]
