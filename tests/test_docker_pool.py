@@ -228,7 +228,7 @@ def test_an_engine_killed_mid_run_fails_only_its_trials_and_leaks_nothing(scratc
 def test_a_pool_with_no_engine_up_says_so(tmp_path):
     from reterm.sandbox.docker_backend import DockerBackend
 
-    with pytest.raises(SandboxError, match="no Docker engine answers"):
+    with pytest.raises(SandboxError, match="no Docker daemon answers"):
         DockerBackend(hosts=[EngineSpec(f"unix://{tmp_path}/none.sock", 2)])
 
 

@@ -63,7 +63,10 @@ def test_gc_after_sigkill_leaves_nothing(backend_name):
         proc.wait()
     left = _leftovers(backend_name)
     if backend_name == "docker":
-        assert len(left["containers"]) == 3 and len(left["images"]) == 1
+        from reterm.sandbox.docker_fork import WARM_SIZE
+
+        # the sandbox and its 2 forks, and the warm containers the snapshot started filling for later forks
+        assert 3 <= len(left["containers"]) <= 3 + WARM_SIZE and len(left["images"]) == 1
     else:
         assert len(left["dirs"]) == 4  # sandbox + snapshot + 2 forks
     killed = {Path(d).name for d in left["dirs"] if Path(d).parent.name == "sandboxes"}

@@ -215,7 +215,7 @@ class EnginePool:
         if not any(e.up for e in self.engines):
             reasons = "; ".join(f"{e.url}: {e.down_reason}" for e in self.engines)
             raise SandboxError(
-                f"no Docker engine answers ({reasons}). Start one (`dockerd &` as root, or `systemctl start "
+                f"no Docker daemon answers ({reasons}). Start one (`dockerd &` as root, or `systemctl start "
                 f"docker`), point DOCKER_HOST or {ENV_HOSTS} at a remote engine, or use --backend local")
         self._stop = threading.Event()
         self._monitor = threading.Thread(target=self._watch, args=(probe_interval,), daemon=True,
