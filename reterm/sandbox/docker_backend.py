@@ -183,7 +183,7 @@ class DockerSandbox(Sandbox):
     def _destroy(self) -> None:
         try:
             # by name when the creation failed half-way (created, then the engine dropped before it answered)
-            self.backend.remove_container(self.engine, self.container.id if self.container else f"reterm-{self.id}")
+            self.engine.remove("container", self.container.id if self.container else f"reterm-{self.id}")
         finally:
             self.engine.sandboxes.discard(self)
             if self._slot:
@@ -321,23 +321,6 @@ class DockerBackend(Backend):
             nano_cpus=int(spec.cpus * 1e9), mem_limit=f"{spec.memory_mb}m", pids_limit=spec.pids,
             security_opt=["no-new-privileges"], working_dir=spec.workdir or "/", name=f"reterm-{sandbox_id}",
         )
-
-    def remove_container(self, engine: Engine, container_id: str) -> None:
-        """Removes a container, or remembers it for when its engine answers again."""
-        import docker
-
-        if not engine.up:
-            engine.owe("container", container_id)
-            return
-        try:
-            with engine.guard(f"removing container {container_id[:12]}"):
-                engine.client.api.remove_container(container_id, force=True, v=True)
-        except EngineDown:
-            engine.owe("container", container_id)
-        except docker.errors.NotFound:
-            pass
-        except docker.errors.APIError as e:  # anything but "already gone" is a leak worth saying
-            raise SandboxError(f"could not remove container {container_id[:12]} on {engine.url}: {e}") from e
 
     def spec_for(self, task, image: str, engine: Engine | None = None) -> SandboxSpec:
         engine = engine or self.pool.engines[0]
@@ -480,19 +463,8 @@ class DockerBackend(Backend):
         return out
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
-        import docker
-
         for engine, image_id in list(snapshot.copies.items()):
-            if not engine.up:
-                engine.owe("image", image_id)
-                continue
-            try:
-                with engine.guard(f"removing snapshot {snapshot.id}"):
-                    engine.client.images.remove(image_id, force=True, noprune=False)
-            except EngineDown:
-                engine.owe("image", image_id)
-            except docker.errors.ImageNotFound:
-                pass
+            engine.remove("image", image_id)
 
     def export_snapshot(self, snapshot: Snapshot, dest_dir: Path) -> str:
         engine = next((e for e in snapshot.copies if e.up), snapshot.engine)

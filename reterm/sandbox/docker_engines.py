@@ -174,19 +174,38 @@ class Engine:
         with self._lock:
             return list(self._debt)
 
-    def reap_debt(self) -> None:
+    def _remove_now(self, kind: str, ref: str) -> None:
         import docker
 
+        try:
+            if kind == "container":
+                self.client.api.remove_container(ref, force=True, v=True)
+            else:
+                self.client.api.remove_image(ref, force=True)
+        except docker.errors.NotFound:
+            pass  # already gone
+
+    def remove(self, kind: str, ref: str) -> None:
+        """Removes a container or image now, or remembers it for when the engine answers again."""
+        import docker
+
+        if not self.up:
+            self.owe(kind, ref)
+            return
+        try:
+            with self.guard(f"removing {kind} {ref[:24]}"):
+                self._remove_now(kind, ref)
+        except EngineDown:
+            self.owe(kind, ref)
+        except docker.errors.APIError as e:  # anything but "already gone" is a leak worth saying
+            raise SandboxError(f"could not remove {kind} {ref[:24]} on {self.url}: {e}") from e
+
+    def reap_debt(self) -> None:
         with self._lock:
             debt, self._debt = self._debt, []
         for kind, ref in debt:
             try:
-                if kind == "container":
-                    self.client.api.remove_container(ref, force=True, v=True)
-                else:
-                    self.client.api.remove_image(ref, force=True)
-            except docker.errors.NotFound:
-                pass
+                self._remove_now(kind, ref)
             except Exception:
                 with self._lock:
                     self._debt.append((kind, ref))
