@@ -272,6 +272,9 @@ def test_config_invariants(tmp_path):
         config(tmp_path, refill_tries=-1)
     with pytest.raises(ValueError, match="penalty_blind_kill"):
         config(tmp_path, penalty_blind_kill=-1.0)
+    with pytest.raises(ValueError, match="docker_hosts: 'nowhere' is not an engine URL"):
+        config(tmp_path, docker_hosts="nowhere")
+    assert config(tmp_path, docker_hosts="unix:///a.sock=4,tcp://h:2376").docker_hosts
 
 
 def test_behaviour_penalties():

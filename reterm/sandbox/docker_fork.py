@@ -169,16 +169,20 @@ class WarmPools:
                     if len(pool.ready) >= self.size or self._pools.get(pool.key) is not pool:
                         break
                 sb = DockerSandbox(self.backend, pool.engine, pool.spec, pool.image, base_image=pool.image)
-                if pool.manifest is None:
-                    pool.manifest = list_image(sb)
-                with self._lock:
-                    keep = not self._closed and self._pools.get(pool.key) is pool
-                    if keep:
-                        pool.ready.append(sb)
+                try:
+                    if pool.manifest is None:
+                        pool.manifest = list_image(sb)
+                    with self._lock:
+                        keep = not self._closed and self._pools.get(pool.key) is pool
+                        if keep:
+                            pool.ready.append(sb)
+                except BaseException:
+                    sb.close()
+                    raise
                 if not keep:
                     sb.close()
-        except SandboxError:
-            pass  # an engine that went down; the pool refills when it is used again
+        except Exception:  # an engine that went down or is out of room: the pool refills when it is used again
+            pass
 
     def take(self, engine, snapshot, n: int) -> list:
         """Up to `n` warm containers for forks of `snapshot` on `engine` (refilled in the background)."""
