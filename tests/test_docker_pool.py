@@ -309,3 +309,45 @@ def test_an_engine_that_hangs_cannot_hang_a_command(scratch):
     again.close()
     backend.close()
     assert _census(backend) == {scratch.url: {"containers": [], "images": []}}
+
+
+def test_ssh_engines_go_through_a_forwarded_socket_that_is_restarted(scratch, tmp_path, monkeypatch):
+    """ssh:// engines: ReTerm runs `ssh -L local.sock:remote.sock` and talks to the forwarded socket. No sshd runs
+    here, so `ssh` is a stand-in (tests/fake_ssh.py) that forwards the socket on this machine; the docker traffic
+    through it (API calls, the shells' exec streams, forks) is real."""
+    import os
+    from pathlib import Path
+
+    from reterm.sandbox.docker_engines import EngineDown
+
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "ssh").symlink_to(Path(__file__).resolve().parent / "fake_ssh.py")
+    monkeypatch.setenv("PATH", f"{bindir}:{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_SSH_LOG", str(tmp_path / "ssh.log"))
+    remote = scratch.url[len("unix://"):]
+    backend = _backend([EngineSpec(f"ssh://me@box:2222{remote}", 4)], warm=1)
+    engine = backend.engines[0]
+    task = suites.load("basic", "train")[0]
+    try:
+        sb = backend.start(task)
+        sb.exec("cd /app && echo over-ssh > s.txt && export V=1")
+        with sb.snapshot() as snap:
+            [fork] = snap.fork(1)
+        assert fork.exec("cat s.txt; echo $V").output == "over-ssh\n1\n"
+        first = (tmp_path / "ssh.log").read_text().splitlines()
+        assert len(first) == 1 and "-p 2222" in first[0] and first[0].endswith(f":{remote} me@box")
+        engine.tunnel.close_process()  # the connection drops
+        with pytest.raises(EngineDown):
+            sb.exec("true")
+        deadline = time.monotonic() + 20
+        while not engine.up and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert engine.up and len((tmp_path / "ssh.log").read_text().splitlines()) == 2  # a new tunnel
+        again = backend.start(task)
+        assert again.exec("echo back").output == "back\n"
+        for b in (again, fork, sb):
+            b.close()
+    finally:
+        backend.close()
+    assert not engine.debt and _census(backend) == {engine.url: {"containers": [], "images": []}}

@@ -13,9 +13,17 @@ def docker_available(hosts: str | None = None) -> bool:
     from reterm.sandbox.docker_engines import Engine, default_hosts
 
     try:
-        return any(Engine(spec).connect() for spec in default_hosts(hosts))
-    except Exception:
+        specs = default_hosts(hosts)
+    except ValueError:
         return False
+    for spec in specs:
+        engine = Engine(spec)
+        try:
+            if engine.connect():
+                return True
+        finally:
+            engine.close()
+    return False
 
 
 def make_backend(name: str = "auto", image_map: dict[str, str] | None = None, allow_internet: bool = False,

@@ -2,7 +2,9 @@
 
 - Engines are named by URL (`unix:///var/run/docker.sock`, `tcp://host:2376`, `ssh://user@host`), each with a
   capacity (most live sandboxes at once). `tcp://` uses TLS the way the docker CLI does: `DOCKER_TLS_VERIFY=1` and
-  the certificates in `DOCKER_CERT_PATH`. `ssh://` goes through the `ssh` client.
+  the certificates in `DOCKER_CERT_PATH`. `ssh://user@host[:port][/remote.sock]` forwards a local unix socket to the
+  remote engine's socket (default /var/run/docker.sock) with the `ssh` client (`ssh -L`, keys from the user's ssh
+  config), restarted when it drops: the SDK's own ssh transport cannot be `select`ed on, which the shell needs.
 - Placement: a new sandbox goes to the up engine with the lowest load / capacity that has room (ties: the one that
   already holds the image). Callers reserve a slot first and give it back when the sandbox closes.
 - Every SDK call has a timeout (`CALL_TIMEOUT_S`; builds, commits and image transfers `SLOW_TIMEOUT_S`), so no call
@@ -16,12 +18,17 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import requests
 
@@ -93,7 +100,65 @@ def _client(url: str, timeout: float):
     kw["base_url"] = url
     if not url.startswith("tcp://"):
         kw.pop("tls", None)
-    return docker.DockerClient(timeout=timeout, use_ssh_client=url.startswith("ssh://"), **kw)
+    return docker.DockerClient(timeout=timeout, **kw)
+
+
+_tunnels: set = set()
+
+
+@atexit.register
+def _close_tunnels() -> None:
+    for t in list(_tunnels):
+        t.close()
+
+
+class SshTunnel:
+    """`ssh -L local.sock:remote.sock user@host`, kept up: `url()` restarts it when the ssh process has ended."""
+
+    def __init__(self, url: str):
+        target = url[len("ssh://"):]
+        host, sep, path = target.partition("/")
+        self.remote = "/" + path if sep else "/var/run/docker.sock"
+        self.host, self.port = (host.rsplit(":", 1) + [None])[:2] if ":" in host.split("@")[-1] else (host, None)
+        self.dir = Path(tempfile.mkdtemp(prefix="reterm-ssh-"))
+        self.local = self.dir / "docker.sock"
+        self.proc: subprocess.Popen | None = None
+        _tunnels.add(self)
+
+    def command(self) -> list[str]:
+        return ["ssh", "-nNT", "-o", "BatchMode=yes", "-o", "ExitOnForwardFailure=yes", "-o",
+                "StreamLocalBindUnlink=yes", "-o", f"ConnectTimeout={PROBE_TIMEOUT_S * 3}", "-o",
+                "ServerAliveInterval=5", "-o", "ServerAliveCountMax=2", *(["-p", self.port] if self.port else []),
+                "-L", f"{self.local}:{self.remote}", self.host]
+
+    def url(self, wait: float = 15.0) -> str:
+        if self.proc is None or self.proc.poll() is not None:
+            self.local.unlink(missing_ok=True)
+            self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE)
+            deadline = time.monotonic() + wait
+            while not self.local.exists():
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    err = self.proc.stderr.read().decode(errors="replace")[-500:] if self.proc.poll() is not None \
+                        else f"no forwarded socket after {wait:.0f}s"
+                    self.close_process()
+                    raise ConnectionError(f"ssh tunnel to {self.host}: {err.strip()}")
+                time.sleep(0.05)
+        return f"unix://{self.local}"
+
+    def close_process(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.proc = None
+
+    def close(self) -> None:
+        self.close_process()
+        shutil.rmtree(self.dir, ignore_errors=True)
+        _tunnels.discard(self)
 
 
 _TRANSPORT_ERRORS = (requests.ConnectionError, requests.Timeout, ConnectionError, TimeoutError)
@@ -111,6 +176,7 @@ class Engine:
         self.client = client
         self.slow = client
         self._probe = None
+        self.tunnel: SshTunnel | None = None
         self._strikes = 0
         self.build_lock = threading.Lock()
         self.sandboxes: weakref.WeakSet = weakref.WeakSet()  # live sandboxes, cut when the engine goes down
@@ -124,13 +190,17 @@ class Engine:
     def connect(self) -> bool:
         """(Re)opens the clients; True when the engine answers."""
         try:
+            base = self.url
+            if base.startswith("ssh://"):
+                self.tunnel = self.tunnel or SshTunnel(base)
+                base = self.tunnel.url()  # the same local socket each time: the clients stay valid
             if self._probe is None:
-                self._probe = _client(self.url, PROBE_TIMEOUT_S)
+                self._probe = _client(base, PROBE_TIMEOUT_S)
             self._probe.ping()
             if self.client is None:
-                self.client = _client(self.url, CALL_TIMEOUT_S)
+                self.client = _client(base, CALL_TIMEOUT_S)
             if self.slow is None or self.slow is self.client:
-                self.slow = _client(self.url, SLOW_TIMEOUT_S)
+                self.slow = _client(base, SLOW_TIMEOUT_S)
         except Exception as e:  # the SDK raises DockerException, requests errors or OSError for a dead engine
             self._strikes += 1
             if not isinstance(e, requests.Timeout) or self._strikes >= PROBE_STRIKES:
@@ -141,6 +211,13 @@ class Engine:
             self.reap_debt()
             self.up, self.down_reason = True, None
         return True
+
+    def close(self) -> None:
+        """Ends the ssh tunnel, if any (the engine itself is untouched); `connect()` opens a new one."""
+        if self.tunnel is not None:
+            self.tunnel.close()
+            self.tunnel = None
+            self._probe = self.client = self.slow = None  # they spoke to the tunnel's socket
 
     def mark_down(self, reason: str) -> None:
         with self._lock:
@@ -251,6 +328,8 @@ class EnginePool:
 
     def close(self) -> None:
         self._stop.set()
+        for e in self.engines:
+            e.close()
 
     def up(self) -> list[Engine]:
         return [e for e in self.engines if e.up]
