@@ -27,7 +27,7 @@ def scratch():
     require_docker()
     from reterm.sandbox.scratch_engine import ScratchEngine
 
-    engine = ScratchEngine(images=(BASE_IMAGE,))
+    engine = ScratchEngine(images=(BASE_IMAGE,), tls=True)
     try:
         engine.start()
         yield engine
@@ -351,3 +351,27 @@ def test_ssh_engines_go_through_a_forwarded_socket_that_is_restarted(scratch, tm
     finally:
         backend.close()
     assert not engine.debt and _census(backend) == {engine.url: {"containers": [], "images": []}}
+
+
+def test_tcp_engines_speak_mutual_tls(scratch, monkeypatch):
+    """tcp:// with DOCKER_TLS_VERIFY / DOCKER_CERT_PATH (the docker CLI's convention): the scratch engine's TLS
+    listener, with its own CA and a client certificate; without the certificates it is refused."""
+    for k, v in scratch.tls_env().items():
+        monkeypatch.setenv(k, v)
+    backend = _backend([EngineSpec(scratch.tcp_url, 4)], warm=1)
+    task = suites.load("basic", "train")[0]
+    try:
+        sb = backend.start(task)
+        out = sb.exec("head -c 300000 /dev/zero | tr '\\0' x | wc -c; cd /app && export T=tls")
+        assert out.output == "300000\n"
+        with sb.snapshot() as snap:
+            [fork] = snap.fork(1)
+        assert fork.exec("pwd; echo $T").output == "/app\ntls\n"
+        fork.close()
+        sb.close()
+    finally:
+        backend.close()
+    monkeypatch.delenv("DOCKER_TLS_VERIFY")
+    monkeypatch.delenv("DOCKER_CERT_PATH")
+    with pytest.raises(SandboxError, match="no Docker daemon answers"):
+        _backend([EngineSpec(scratch.tcp_url, 4)])

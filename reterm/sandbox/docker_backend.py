@@ -79,9 +79,12 @@ class _ExecSocketChannel:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            r, _, _ = select.select([self._sock], [], [], remaining)
-            if not r:
-                return None
+            # A TLS socket may hold decrypted bytes that select() cannot see (tcp:// engines): read those first.
+            pending = self._sock.pending() if hasattr(self._sock, "pending") else 0
+            if not pending:
+                r, _, _ = select.select([self._sock], [], [], remaining)
+                if not r:
+                    return None
             chunk = self._sock.recv(1 << 16)
             if not chunk:
                 return b""

@@ -96,11 +96,24 @@ def _client(url: str, timeout: float):
     import docker
     from docker.utils import kwargs_from_env
 
+    from docker.constants import MINIMUM_DOCKER_API_VERSION
+
     kw = kwargs_from_env()
     kw["base_url"] = url
     if not url.startswith("tcp://"):
         kw.pop("tls", None)
-    return docker.DockerClient(timeout=timeout, **kw)
+    # requests lets REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE (set on many machines) replace a tcp:// engine's own CA, and
+    # the SDK's automatic version check runs before that can be turned off: ask for the version with a session that
+    # ignores the environment, then pin it.
+    probe = docker.DockerClient(version=MINIMUM_DOCKER_API_VERSION, timeout=timeout, **kw)
+    probe.api.trust_env = False
+    try:
+        version = probe.api.version(api_version=False)["ApiVersion"]
+    finally:
+        probe.close()
+    client = docker.DockerClient(version=version, timeout=timeout, **kw)
+    client.api.trust_env = False
+    return client
 
 
 _tunnels: set = set()

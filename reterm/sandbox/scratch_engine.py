@@ -3,6 +3,8 @@
 It runs its own `dockerd` (and the containerd that dockerd starts) with its own socket, data root, exec root,
 pidfile, config file and cgroup parent, no bridge, no iptables rules and no IP forwarding, so it shares nothing with
 the machine's main engine, which it never touches. `stop()` removes everything it made, also after `kill()`.
+With `tls=True` it also listens on `tcp://127.0.0.1:<free port>` with mutual TLS (a throwaway CA, server and client
+certificates made with openssl; `tls_env()` is what a client needs).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -19,7 +22,7 @@ from reterm.sandbox.docker_engines import Engine, EngineSpec
 
 
 class ScratchEngine:
-    def __init__(self, images: tuple[str, ...] = (), capacity: int = 64):
+    def __init__(self, images: tuple[str, ...] = (), capacity: int = 64, tls: bool = False):
         # A short path: containerd's unix sockets live under the exec root and a socket path has 108 bytes at most.
         self.root = Path(tempfile.mkdtemp(prefix="rtd-", dir="/tmp"))
         self.url = f"unix://{self.root}/docker.sock"
@@ -27,6 +30,33 @@ class ScratchEngine:
         self.images = images
         self.proc: subprocess.Popen | None = None
         self._log = None
+        self.tcp_url: str | None = None
+        if tls:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                self.tcp_url = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+            self._make_certs(self.root / "certs")
+
+    @staticmethod
+    def _make_certs(d: Path) -> None:
+        d.mkdir()
+
+        def ssl(*args):
+            subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
+
+        ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca-key.pem", "-out", "ca.pem", "-days", "2",
+            "-subj", "/CN=reterm-test-ca")
+        for name, usage in (("server", "serverAuth"), ("client", "clientAuth")):
+            (d / f"{name}.ext").write_text(f"subjectAltName=IP:127.0.0.1\nextendedKeyUsage={usage}\n")
+            ssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}-key.pem", "-out", f"{name}.csr",
+                "-subj", f"/CN={name}")
+            ssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
+                "-out", f"{name}-cert.pem", "-days", "2", "-extfile", f"{name}.ext")
+        (d / "client-cert.pem").rename(d / "cert.pem")  # the names the docker client looks for
+        (d / "client-key.pem").rename(d / "key.pem")
+
+    def tls_env(self) -> dict[str, str]:
+        return {"DOCKER_TLS_VERIFY": "1", "DOCKER_CERT_PATH": str(self.root / "certs")}
 
     @property
     def spec(self) -> EngineSpec:
@@ -37,7 +67,14 @@ class ScratchEngine:
         return ["dockerd", "-H", self.url, "--data-root", str(self.root / "data"), "--exec-root",
                 str(self.root / "x"), "--pidfile", str(self.root / "docker.pid"), "--config-file",
                 str(self.root / "daemon.json"), "--bridge=none", "--iptables=false", "--ip-forward=false",
-                "--ip-masq=false", "--cgroup-parent", self.root.name, "--log-level", "warn"]
+                "--ip-masq=false", "--cgroup-parent", self.root.name, "--log-level", "warn"] + self._tls_args()
+
+    def _tls_args(self) -> list[str]:
+        if not self.tcp_url:
+            return []
+        c = self.root / "certs"
+        return ["-H", self.tcp_url, "--tlsverify", "--tlscacert", str(c / "ca.pem"), "--tlscert",
+                str(c / "server-cert.pem"), "--tlskey", str(c / "server-key.pem")]
 
     def start(self, timeout: float = 60) -> "ScratchEngine":
         (self.root / "docker.pid").unlink(missing_ok=True)  # a killed daemon's pidfile would stop the next one
