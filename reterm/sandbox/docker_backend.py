@@ -165,11 +165,18 @@ class DockerSandbox(Sandbox):
             self._channel.shutdown()
 
     def put_archive(self, dest_dir: str, tar_bytes: bytes) -> None:
+        import docker
+
         with self.engine.guard(f"uploading to sandbox {self.id}"):
-            res = self.container.exec_run(["mkdir", "-p", dest_dir])
-            if res.exit_code != 0:
-                raise SandboxError(f"cannot create {dest_dir} in sandbox {self.id}: {res.output.decode()[-300:]}")
-            if not self.container.put_archive(dest_dir, tar_bytes):
+            try:
+                ok = self.container.put_archive(dest_dir, tar_bytes)
+            except docker.errors.NotFound:  # the directory is missing: make it (one exec more), then upload
+                res = self.container.exec_run(["mkdir", "-p", dest_dir])
+                if res.exit_code != 0:
+                    raise SandboxError(f"cannot create {dest_dir} in sandbox {self.id}: "
+                                       f"{res.output.decode()[-300:]}") from None
+                ok = self.container.put_archive(dest_dir, tar_bytes)
+            if not ok:
                 raise SandboxError(f"upload to {dest_dir} failed in sandbox {self.id}")
 
     def snapshot(self) -> Snapshot:
