@@ -36,10 +36,10 @@ from reterm.sandbox import dockerfile as dfile
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
 from reterm.sandbox.docker_engines import Engine, EngineDown, EnginePool, EngineSpec, default_hosts
 from reterm.sandbox.docker_fork import WARM_SIZE, FsDiff, WarmPools, apply_diff, capture_diff
+from reterm.sandbox.images import BASE_TAG
 from reterm.sandbox.resources import labels, new_id
-from reterm.sandbox.shell import PersistentShell, SandboxError, ShellState
+from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
-BASE_IMAGE = "reterm/base:bookworm"
 DOCKER_BUILD_VERSION = "1"
 
 
@@ -253,7 +253,7 @@ class DockerBackend(Backend):
                     if not engine.has_image(image):
                         self.transfer(other, engine, image)
                 return
-        hint = f"--image-map {image}={BASE_IMAGE}"
+        hint = f"--image-map {image}={BASE_TAG}"
         raise ImageNotFound(
             f"{where}: image {image!r} is not present on {engine.url} and ReTerm never pulls. Build or load it, "
             f"or map it onto a local image, e.g. `{hint}` (build that one with `reterm images build-base`)"
@@ -343,7 +343,7 @@ class DockerBackend(Backend):
         return SandboxSpec(
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, env), cpus=task.limits.cpus,
             memory_mb=task.limits.memory_mb, pids=task.limits.pids,
-            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or 64 * 1024,
+            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
         )
 
     def prepare(self, task) -> str:
