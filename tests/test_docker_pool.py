@@ -135,8 +135,9 @@ def test_forks_stay_next_to_their_snapshot_and_move_when_it_is_full(scratch):
 
 
 def test_warm_forks_match_their_source_file_tree_cwd_and_variables(scratch):
-    """Forks made from warm containers (no container start): same files (new, changed, deleted, replaced by a
-    directory, symlinked, chmod-ed), cwd and variables as the source, and independent of each other."""
+    """Forks made from warm containers (no container start): same files (new, changed, deleted, a file replaced by
+    a directory and a directory by a file, symlinked, chmod-ed), cwd and variables as the source, and independent
+    of each other."""
     backend = _backend([_main(16)], warm=3)
     task = suites.load("basic", "train")[0]
     try:
@@ -144,9 +145,11 @@ def test_warm_forks_match_their_source_file_tree_cwd_and_variables(scratch):
         sb = backend.start(task)
         sb.exec("cd /app && mkdir -p w/deep && echo v1 > w/deep/f.txt && chmod 640 w/deep/f.txt && "
                 "ln -s w/deep/f.txt link && rm -f sales.txt /etc/issue && rm -rf /usr/share/doc && "
-                "rm -f /etc/motd && mkdir /etc/motd && echo dir > /etc/motd/x && export MARK='a b'")
-        before = _fingerprint(sb) + sb.exec("ls -la /etc/motd /usr/share | sha256sum; stat -c %a w/deep/f.txt; "
-                                            "readlink link; ls /etc/issue 2>&1").output
+                "rm -f /etc/motd && mkdir /etc/motd && echo dir > /etc/motd/x && "
+                "rm -rf /etc/default && echo file > /etc/default && export MARK='a b'")
+        probe = "ls -la /etc/motd /usr/share | sha256sum; cat /etc/default; stat -c %a w/deep/f.txt; readlink link; " \
+            "ls /etc/issue 2>&1"
+        before = _fingerprint(sb) + sb.exec(probe).output
         with sb.snapshot() as snap:
             assert snap.diff is not None and snap.diff.deleted
             t = time.monotonic()
@@ -155,8 +158,7 @@ def test_warm_forks_match_their_source_file_tree_cwd_and_variables(scratch):
         try:
             assert all(f.container.attrs["Config"]["Image"] == f.base_image for f in forks)  # warm, not committed
             for f in forks:
-                assert _fingerprint(f) + f.exec("ls -la /etc/motd /usr/share | sha256sum; stat -c %a w/deep/f.txt; "
-                                                "readlink link; ls /etc/issue 2>&1").output == before
+                assert _fingerprint(f) + f.exec(probe).output == before
             forks[0].exec("echo changed > w/deep/f.txt; export MARK=f0")
             assert forks[1].exec("cat w/deep/f.txt; echo $MARK").output == "v1\na b\n"
             with forks[0].snapshot() as again:  # a fork of a warm fork carries both diffs

@@ -256,3 +256,16 @@ def test_parser_survives_a_state_record_cut_short():
     r = shell.exec("x", timeout=0)
     assert r.output == "out\n" and r.exit_code == 137 and not r.shell_restarted
     assert shell.state.cwd == "/app"
+
+
+def test_feed_hands_exact_bytes_and_never_runs_what_is_left_unread(sandbox):
+    """`PersistentShell.feed`: the command gets exactly the bytes; bytes it does not read are drained, never run as
+    commands by the launcher; the shell state is untouched and the shell goes on."""
+    state = sandbox.shell_state.copy()
+    data = b"abc\n" + b"touch /tmp/should-not-exist\n" * 100
+    r = sandbox.shell.feed("head -c 4 > /tmp/fed.txt", data, timeout=30)
+    assert r.exit_code == 0 and r.output == ""
+    r = sandbox.shell.feed("exit 3", b"touch /tmp/should-not-exist\n", timeout=30)
+    assert r.exit_code == 3
+    assert sandbox.shell_state.cwd == state.cwd and sandbox.shell_state.env == state.env
+    assert sandbox.exec("cat /tmp/fed.txt; ls /tmp/should-not-exist 2>&1 | wc -l").output == "abc\n1\n"

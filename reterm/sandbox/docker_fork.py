@@ -9,10 +9,12 @@ snapshot's state:
   the ones whose ctime is newer than the container's creation (created, written, chmod-ed or renamed since the image),
   directories without their contents. Deletions are the paths of the image (listed once per pool, in a fresh warm
   container) that are no longer there. Mount points (`/proc`, `/etc/hosts`, ...) are on other devices and left out.
-- A fork extracts that tar into a warm container (`put_archive`, which keeps owners, modes and mtimes), removes the
-  deleted paths through its shell, and takes the snapshot's shell state. No container starts.
+- A fork removes the deleted paths in a warm container and extracts the tar there (owners, modes and mtimes kept),
+  both in one command of its shell with the tar streamed on its stdin (`PersistentShell.feed`; about half the CPU
+  of the engine's `put_archive`, which starts a helper process per upload), and takes the snapshot's shell state.
+  No container starts.
 
-This needs GNU find, tar and base64 in the image; where the capture fails (busybox images), or the changed paths do
+This needs GNU find, tar and base64 in the image; where the capture fails (busybox images), or the deleted paths do
 not fit one command line, or the sandbox itself runs on a snapshot image (a fork made the cold way), the snapshot has
 no diff and its forks start containers from the committed image as before. The committed image is always made too:
 it is what moves between engines and what `export_snapshot` saves.
@@ -87,20 +89,19 @@ def capture_diff(sandbox, manifest: frozenset[bytes], limit: int = 1 << 30) -> F
             continue
         deleted.append(p)
         last = p
+    if sum(len(p) + 3 for p in deleted) > _MAX_DELETE_ARG:
+        return None  # more deletions than one `rm` takes
     return FsDiff(base64.b64decode(tar_b64), deleted)
 
 
 def apply_diff(sandbox, diff: FsDiff) -> None:
-    """Brings a warm container (a fresh one of the same image) to the diff's state."""
-    if diff.deleted:
-        args = " ".join(shlex.quote("/" + p.decode("utf-8", "surrogateescape")) for p in diff.deleted)
-        if len(args) > _MAX_DELETE_ARG:
-            raise SandboxError(f"{len(diff.deleted)} deleted paths do not fit one command")
-        res = sandbox.shell.exec(f"rm -rf -- {args}", timeout=120, state=sandbox.spec.initial_state)
-        if res.exit_code != 0:
-            raise SandboxError(f"cannot apply deletions in {sandbox.id}: {res.output[-300:]}")
-    if diff.tar:
-        sandbox.put_archive("/", diff.tar)
+    """Brings a warm container (a fresh one of the same image) to the diff's state, in one round trip through its
+    shell: deletions first (a path may come back as another type), then the tar."""
+    rm = " ".join(shlex.quote("/" + p.decode("utf-8", "surrogateescape")) for p in diff.deleted)
+    res = sandbox.shell.feed((f"rm -rf -- {rm}; " if rm else "") + "tar -C / -xpf - --numeric-owner", diff.tar,
+                             timeout=300)
+    if res.exit_code != 0:
+        raise SandboxError(f"cannot bring warm sandbox {sandbox.id} to the snapshot's state: {res.output[-300:]}")
 
 
 @dataclass

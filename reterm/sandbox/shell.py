@@ -278,6 +278,24 @@ class PersistentShell:
                 restarted = True
             return self._collect(token, start, timeout, restarted, output_cap, keep_state=state is not None)
 
+    def feed(self, command: str, data: bytes, timeout: float = 120.0) -> ExecResult:
+        """Runs `command` in the launcher itself with exactly `data` on its standard input, streamed right after the
+        command line: bash reads a script from a pipe or socket one byte at a time, so `head -c` gets the bytes and
+        the launcher the line after them, and whatever `command` leaves unread is drained, so no byte of `data` is
+        read as a command. For ReTerm's own commands only (a warm fork's `tar -x`): it runs in the launcher's cwd
+        and environment, without the per-command `timeout` and process-group kill, and leaves the state as it is.
+        One round trip, no container exec: cheaper than the engine's own upload."""
+        timeout = float(timeout)
+        with self._lock:
+            if self._channel is None:
+                raise SandboxError("shell is closed")
+            token = secrets.token_hex(8)
+            start = time.monotonic()
+            line = (f"head -c {len(data)} | {{ {command}; __rt_rc=$?; cat >/dev/null; exit $__rt_rc; }}; "
+                    f"printf '\\036RD{token}:%d\\036\\n' ${{PIPESTATUS[1]}}\n")
+            self._channel.write(line.encode("utf-8", errors="surrogateescape") + data)
+            return self._collect(token, start, timeout, False, None, keep_state=True)
+
     def _collect(self, token: str, start: float, timeout: float, restarted: bool, cap: int | None,
                  keep_state: bool) -> ExecResult:
         out = OutputCollector(cap or self.output_cap)
