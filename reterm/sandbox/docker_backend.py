@@ -460,6 +460,9 @@ class DockerBackend(Backend):
                     self.pool.release(engine)
         with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), 8))) as pool:
             futures = [pool.submit(job) for job in jobs]
+        if snapshot.diff is not None:
+            for engine in dict.fromkeys(slots):
+                self.warm.refill(engine, snapshot)
         out = []
         for f in futures:
             try:

@@ -186,19 +186,21 @@ class WarmPools:
             pass
 
     def take(self, engine, snapshot, n: int) -> list:
-        """Up to `n` warm containers for forks of `snapshot` on `engine` (refilled in the background)."""
-        key = self.key_of(engine, snapshot.base_image, snapshot.spec)
+        """Up to `n` warm containers for forks of `snapshot` on `engine`; `refill` once the forks are made."""
         with self._lock:
-            pool = self._pools.get(key)
+            pool = self._pools.get(self.key_of(engine, snapshot.base_image, snapshot.spec))
             if pool is None:
                 return []
             taken, pool.ready = pool.ready[:n], pool.ready[n:]
-        self._refill(pool)
         return taken
 
-    def manifest(self, sandbox) -> frozenset | None:
-        pool = self.pool_for(sandbox)
-        return pool.manifest if pool is not None else None
+    def refill(self, engine, snapshot) -> None:
+        """Starts refilling the pool forks of `snapshot` on `engine` took from: after the forks are made, so that
+        starting containers does not compete with them for the CPU."""
+        with self._lock:
+            pool = self._pools.get(self.key_of(engine, snapshot.base_image, snapshot.spec))
+        if pool is not None:
+            self._refill(pool)
 
     def ready_ids(self) -> set[str]:
         """Container ids of the warm containers waiting for a fork."""
