@@ -21,6 +21,14 @@ from pathlib import Path
 from reterm.sandbox.docker_engines import Engine, EngineSpec
 
 
+def _die_with_parent() -> None:
+    """A test or benchmark killed with SIGKILL cannot stop its scratch daemon: the kernel sends it SIGTERM instead
+    (it then stops its containers; only its data root under /tmp stays behind)."""
+    import ctypes
+
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 class ScratchEngine:
     def __init__(self, images: tuple[str, ...] = (), capacity: int = 64, tls: bool = False):
         # A short path: containerd's unix sockets live under the exec root and a socket path has 108 bytes at most.
@@ -80,7 +88,7 @@ class ScratchEngine:
         (self.root / "docker.pid").unlink(missing_ok=True)  # a killed daemon's pidfile would stop the next one
         self._log = open(self.root / "dockerd.log", "ab")
         self.proc = subprocess.Popen(self._cmd(), stdout=self._log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_die_with_parent)
         engine = Engine(self.spec)
         deadline = time.monotonic() + timeout
         while not engine.connect():
