@@ -173,7 +173,7 @@ def bench_pool(n: int = 32) -> dict:
         while (not scratch_engine.up or scratch_engine.debt) and time.monotonic() < deadline:
             time.sleep(0.2)
         backend.close()
-        out["left"] = {e.url: census(e, owner_id()) for e in backend.engines}
+        out["left"] = {e.url: census(e, owner_id(), backend.id) for e in backend.engines}
     return out
 
 

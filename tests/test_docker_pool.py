@@ -47,9 +47,11 @@ def _main(capacity: int) -> EngineSpec:
 
 
 def _census(backend) -> dict:
+    """What this backend left on each engine (this process's other backends, the session's cached one with its warm
+    containers included, are not counted)."""
     from reterm.sandbox.scratch_engine import census
 
-    return {e.url: census(e, owner_id()) for e in backend.engines}
+    return {e.url: census(e, owner_id(), backend.id) for e in backend.engines}
 
 
 def _fingerprint(sb) -> str:

@@ -41,6 +41,9 @@ from reterm.sandbox.resources import labels, new_id
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
 DOCKER_BUILD_VERSION = "1"
+# Which backend object made a container or snapshot image: one process may hold several backends (tests, benchmarks)
+# and count what one of them left.
+LABEL_BACKEND = "reterm.backend"
 
 
 class ImageNotFound(SandboxError):
@@ -225,6 +228,7 @@ class DockerBackend(Backend):
                  warm: int = WARM_SIZE):
         """`hosts`: the engine pool (`URL[=CAPACITY],...`, or specs); default $RETERM_DOCKER_HOSTS, else the one
         engine $DOCKER_HOST names. `warm`: started containers kept per task image for forks (0: none)."""
+        self.id = new_id("be")
         self.pool = EnginePool(default_hosts(hosts), client)
         self.image_map = dict(image_map or {})
         self.allow_internet = allow_internet
@@ -323,8 +327,7 @@ class DockerBackend(Backend):
 
     # -- containers ------------------------------------------------------------------------------------------
     def create_container(self, engine: Engine, image: str, spec: SandboxSpec, sandbox_id: str):
-        lab = labels("sandbox", spec.task_id)
-        lab["reterm.sandbox"] = sandbox_id
+        lab = {**labels("sandbox", spec.task_id), LABEL_BACKEND: self.id, "reterm.sandbox": sandbox_id}
         return engine.client.containers.run(
             image, entrypoint=["sleep", "infinity"], command=[], detach=True, init=True, labels=lab,
             hostname="sandbox", network_mode=None if spec.network else "none",
@@ -373,7 +376,7 @@ class DockerBackend(Backend):
 
     # -- snapshots and forks ---------------------------------------------------------------------------------
     def _commit_image(self, sandbox: DockerSandbox, snap_id: str) -> str:
-        lab = labels("snapshot", sandbox.spec.task_id)
+        lab = {**labels("snapshot", sandbox.spec.task_id), LABEL_BACKEND: self.id}
         changes = [f"LABEL {k}={v}" for k, v in lab.items()]
         # pause=False: freezing the container while a `docker exec` is still initialising can deadlock runc (seen
         # here with runc 1.1.5: the container stays Paused forever). The shell is idle during a snapshot anyway (we

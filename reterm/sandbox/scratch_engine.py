@@ -149,10 +149,6 @@ class ScratchEngine:
                 except OSError:
                     pass
 
-    def census(self, owner: str) -> dict:
-        """Containers and snapshot images on this engine that `owner` made (for leak checks)."""
-        return census(Engine(self.spec), owner)
-
     def __enter__(self) -> "ScratchEngine":
         return self.start()
 
@@ -160,12 +156,15 @@ class ScratchEngine:
         self.stop()
 
 
-def census(engine: Engine, owner: str) -> dict:
-    """Containers (any state) and snapshot images carrying `owner`'s label on one engine."""
+def census(engine: Engine, owner: str, backend_id: str | None = None) -> dict:
+    """Containers (any state) and snapshot images on one engine carrying `owner`'s label (and, with `backend_id`,
+    that backend's): what a leak check counts."""
+    from reterm.sandbox.docker_backend import LABEL_BACKEND
     from reterm.sandbox.resources import LABEL_KIND, LABEL_OWNER
 
     if not engine.connect():
         raise RuntimeError(f"{engine.url} does not answer: {engine.down_reason}")
-    containers = engine.client.containers.list(all=True, filters={"label": f"{LABEL_OWNER}={owner}"})
-    images = engine.client.images.list(filters={"label": [f"{LABEL_OWNER}={owner}", f"{LABEL_KIND}=snapshot"]})
+    mine = [f"{LABEL_OWNER}={owner}"] + ([f"{LABEL_BACKEND}={backend_id}"] if backend_id else [])
+    containers = engine.client.containers.list(all=True, filters={"label": mine})
+    images = engine.client.images.list(filters={"label": mine + [f"{LABEL_KIND}=snapshot"]})
     return {"containers": [c.name for c in containers], "images": [i.id for i in images]}
