@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import io
 import os
 import re
 import select
@@ -33,7 +32,7 @@ from datetime import datetime
 from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
-from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot
+from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
 from reterm.sandbox.docker_engines import Engine, EngineDown, EnginePool, EngineSpec, default_hosts
 from reterm.sandbox.docker_fork import WARM_SIZE, FsDiff, WarmPools, apply_diff, capture_diff
 from reterm.sandbox.images import BASE_TAG
@@ -143,7 +142,8 @@ class DockerSandbox(Sandbox):
             with engine.guard("starting a container"):
                 self.container = backend.create_container(engine, image, spec, self.id)
                 self.created = _created_epoch(self.container.attrs["Created"])
-                self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap)
+                self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap,
+                                             spec.user)
         except BaseException:
             self.close()
             raise
@@ -320,8 +320,10 @@ class DockerBackend(Backend):
                     if "stream" in chunk:
                         log.append(chunk["stream"])
                     if "error" in chunk:
-                        raise SandboxError(f"{task.dockerfile}: docker build failed: {chunk['error'].strip()}\n"
-                                           + "".join(log)[-2000:])
+                        output = "".join(log)[-2000:]
+                        hint = dfile.build_failure_hint(output + chunk["error"], network is None, task, "docker")
+                        raise SandboxError(f"{task.dockerfile}: docker build failed: {chunk['error'].strip()}. "
+                                           f"{hint}\n" + output)
         finally:
             context.close()
 
@@ -346,7 +348,8 @@ class DockerBackend(Backend):
         return SandboxSpec(
             task_id=task.id, workdir=cwd, shell_state=ShellState(cwd, env), cpus=task.limits.cpus,
             memory_mb=task.limits.memory_mb, pids=task.limits.pids,
-            network=bool(task.allow_internet and self.allow_internet), output_cap=self.output_cap or DEFAULT_OUTPUT_CAP,
+            network=bool(task.allow_internet and self.allow_internet),
+            output_cap=self.output_cap or DEFAULT_OUTPUT_CAP, user=task.agent_user,
         )
 
     def prepare(self, task) -> str:
@@ -361,7 +364,7 @@ class DockerBackend(Backend):
         except BaseException:
             self.pool.release(engine)
             raise
-        return DockerSandbox(self, engine, spec, image, base_image=image, slot=True)
+        return DockerSandbox(self, engine, spec, image, base_image=image, slot=True).on_start()
 
     def prewarm(self, task) -> None:
         """Fills the task's warm pool on every engine now, instead of after its first snapshot (benchmarks)."""
@@ -461,17 +464,19 @@ class DockerBackend(Backend):
                 errors.append(e)
                 for _ in range(count):
                     self.pool.release(engine)
-        with ThreadPoolExecutor(max_workers=max(1, min(len(jobs), 8))) as pool:
-            futures = [pool.submit(job) for job in jobs]
-        if snapshot.diff is not None:
-            for engine in dict.fromkeys(slots):
-                self.warm.refill(engine, snapshot)
-        out = []
-        for f in futures:
-            try:
-                out.append(f.result())
-            except Exception as e:
-                errors.append(e)
+        pending, lock = list(jobs), threading.Lock()
+
+        def one():
+            with lock:
+                job = pending.pop()
+            return job()
+
+        try:
+            out = start_in_parallel(one, len(jobs)) if jobs else []
+        finally:
+            if snapshot.diff is not None:
+                for engine in dict.fromkeys(slots):
+                    self.warm.refill(engine, snapshot)
         if errors:
             for s in out:
                 s.close()
