@@ -292,6 +292,7 @@ def test_behaviour_penalties():
 
 @pytest.mark.slow
 @pytest.mark.docker
+@pytest.mark.timeout(900)  # ~3 min alone; more than the default 300 s when the 2 cores are shared
 def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
     """SmolLM2-135M generating for itself (the trainer's transformers path), Docker sandboxes: two ReTerm-GRPO steps
     run, and the containers and snapshot images they made are all gone after each step."""
