@@ -27,8 +27,8 @@ POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.age
 # measured run in benchmarks/RESULTS.md used.
 REPLY_TOKENS = 128
 
-__all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "OUTPUT_CAP", "POLICIES", "REPLY_TOKENS", "SPLIT_HELP", "SPLITS",
-           "open_backend", "select_tasks"]
+__all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "OUTPUT_CAP", "POLICIES", "REPLY_TOKENS",
+           "SPLIT_HELP", "SPLITS", "open_backend", "select_tasks"]
 
 
 def select_tasks(paths=(), suite: str | None = None, split: str = "all",
