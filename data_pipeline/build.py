@@ -1,10 +1,22 @@
-"""build: the verified recovery demonstrations as a Hugging Face dataset (+ card), saved locally as parquet and,
-on request, pushed to the Hub.
+"""build: the verified demonstrations as a Hugging Face dataset (+ card), saved locally as parquet and, on request,
+pushed to the Hub.
 
-Rows: task_id, family, error_category, fork_turn, messages (history up to the failure + the recovery turns),
-trainable (per message: True on the recovery's assistant turns only), source, teacher, attempts (teacher attempts
-made from that state), reward. Identical conversations are kept once. Train / validation are split by task family,
-so validation measures recovery on kinds of tasks never trained on.
+Rows: key, task_id, family, error_category (`ok` for a clean episode), perturbation, fork_turn, messages (a whole
+episode: the history up to the failure and the teacher's continuation), trainable (per message), source, teacher,
+attempts (teacher attempts made from that state), reward.
+
+What is trained (`trainable`): every correct assistant turn, that is the clean reference steps before the injected
+mistake and every teacher turn (the look, the recovery, the remaining steps, done); never the injected mistake, nor
+the turns of a collected policy's own history.
+
+- kept: attempts the task's tests passed in which none of the teacher's own turns failed;
+- deduplicated on the trained text (two episodes that would teach the same replies are one row);
+- balanced: at most `max_per_group` rows per (family, error category), chosen by a hash of the row (deterministic);
+- split train / validation by task instance (the last instances of each family, as `heldout_instances` holds new
+  seeds of the training families), or by family with `by="family"`;
+- checked against the reply budget: every trained turn, tokenized as the SFT recipe renders it (the SmolLM2
+  tokenizer by default), must fit `reterm.options.REPLY_TOKENS`; a row that exceeds it stops the build (exit 2,
+  naming the row). The summary reports the longest trained turn and the longest row in tokens.
 
 Everything is written to a temporary folder and renamed into place, so the output is whole or absent; a push uploads
 that folder in one commit, so the Hub never holds half a dataset.
@@ -20,26 +32,43 @@ import json
 import os
 import shutil
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from reterm import stopping
 
-COLUMNS = ("task_id", "family", "error_category", "fork_turn", "messages", "trainable", "source", "teacher",
-           "attempts", "reward")
+from reterm.models import DEFAULT_MODEL, load_tokenizer
+from reterm.options import REPLY_TOKENS
+from reterm.training.sft_data import tokenize_conversation, trained_turn_lengths
+
+COLUMNS = ("key", "task_id", "family", "error_category", "perturbation", "fork_turn", "messages", "trainable",
+           "source", "teacher", "attempts", "reward")
+TRAINED = ("Trained (`trainable`): every correct assistant turn - the clean reference steps before the injected "
+           "mistake and every teacher turn (a look, the recovery, the remaining steps, done) - and never the injected "
+           "mistake itself, nor the turns of a collected policy's own history.")
+
+
+class BudgetError(ValueError):
+    """A trained turn longer than the reply budget."""
+
+
+def trained_text(messages: list[dict], trainable: list[bool]) -> str:
+    return "\x00".join(m["content"] for m, t in zip(messages, trainable) if t)
 
 
 def load_rows(attempts_path: Path) -> list[dict]:
+    """Verified attempts as rows, one per distinct trained text."""
     recs = [json.loads(l) for l in Path(attempts_path).read_text().splitlines() if l.strip()]
     per_state = Counter(r["state_key"] for r in recs)
     rows, seen = [], set()
     for r in sorted(recs, key=lambda r: r["key"]):
-        if not r.get("passed"):
+        if not r.get("passed") or r.get("teacher_errors"):
             continue
-        digest = hashlib.sha256(json.dumps(r["messages"], sort_keys=True).encode()).hexdigest()
-        if digest in seen:
+        digest = hashlib.sha256(trained_text(r["messages"], r["trainable"]).encode()).hexdigest()
+        if digest in seen or not any(r["trainable"]):
             continue
         seen.add(digest)
-        rows.append({"task_id": r["task_id"], "family": r["family"], "error_category": r["error_category"],
+        rows.append({"key": r["key"], "task_id": r["task_id"], "family": r["family"],
+                     "error_category": r["error_category"], "perturbation": r.get("perturbation"),
                      "fork_turn": r["fork_turn"], "messages": [{"role": m["role"], "content": m["content"]}
                                                                for m in r["messages"]],
                      "trainable": r["trainable"], "source": r["source"], "teacher": r["teacher"],
@@ -47,47 +76,100 @@ def load_rows(attempts_path: Path) -> list[dict]:
     return rows
 
 
-def split_by_family(rows: list[dict], validation_fraction: float = 0.2) -> dict[str, list[dict]]:
-    families = sorted({r["family"] for r in rows})
-    n_val = max(1, round(len(families) * validation_fraction)) if len(families) > 1 else 0
-    val = set(families[len(families) - n_val:])
-    return {"train": [r for r in rows if r["family"] not in val], "validation": [r for r in rows if r["family"] in val]}
+def balance(rows: list[dict], max_per_group: int | None) -> list[dict]:
+    """At most `max_per_group` rows per (family, error category), picked by a hash of the key (deterministic)."""
+    if not max_per_group:
+        return rows
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r["family"], r["error_category"])].append(r)
+    keep = set()
+    for group in groups.values():
+        group.sort(key=lambda r: hashlib.sha256(r["key"].encode()).hexdigest())
+        keep.update(r["key"] for r in group[:max_per_group])
+    return [r for r in rows if r["key"] in keep]
 
 
-def card(splits: dict[str, list[dict]], source: str) -> str:
+def split_rows(rows: list[dict], validation_fraction: float = 0.2, by: str = "task") -> dict[str, list[dict]]:
+    """Train / validation: the last `validation_fraction` of each family's task instances (`by="task"`), or of the
+    families (`by="family"`)."""
+    if by == "family":
+        families = sorted({r["family"] for r in rows})
+        n_val = max(1, round(len(families) * validation_fraction)) if len(families) > 1 else 0
+        val = set(families[len(families) - n_val:])
+        return {"train": [r for r in rows if r["family"] not in val],
+                "validation": [r for r in rows if r["family"] in val]}
+    if by != "task":
+        raise ValueError(f"split by 'task' or 'family', not {by!r}")
+    tasks = defaultdict(set)
+    for r in rows:
+        tasks[r["family"]].add(r["task_id"])
+    val = set()
+    for ids in tasks.values():
+        n_val = round(len(ids) * validation_fraction) if len(ids) > 1 else 0
+        val.update(sorted(ids)[len(ids) - n_val:])
+    return {"train": [r for r in rows if r["task_id"] not in val], "validation": [r for r in rows if r["task_id"] in val]}
+
+
+def measure(rows: list[dict], tokenizer, budget: int = REPLY_TOKENS) -> dict:
+    """The longest trained turn and row in tokens (as SFT renders them); raises BudgetError naming the first row
+    with a trained turn over `budget`."""
+    longest_turn = longest_row = 0
+    for n, r in enumerate(rows):
+        encoded = tokenize_conversation(tokenizer, r["messages"], r["trainable"])
+        lengths = trained_turn_lengths(encoded["assistant_masks"])
+        if max(lengths) > budget:
+            raise BudgetError(f"row {n} ({r['key']}, task {r['task_id']}): a trained turn is {max(lengths)} tokens, "
+                              f"over the reply budget of {budget} (reterm.options.REPLY_TOKENS); shorten the "
+                              f"teacher's replies or the solution's steps (data_pipeline.synthesize.STEP_CHARS)")
+        longest_turn = max(longest_turn, max(lengths))
+        longest_row = max(longest_row, len(encoded["input_ids"]))
+    return {"longest_trained_turn_tokens": longest_turn, "longest_row_tokens": longest_row, "reply_budget": budget}
+
+
+def card(splits: dict[str, list[dict]], source: str, stats: dict) -> str:
     lines = ["---", "license: apache-2.0", "task_categories:", "- text-generation", "tags:", "- terminal-agents",
              "- recovery", "- reterm", "---", "", "# ReTerm recovery demonstrations", "",
-             "Each row is a terminal-agent conversation that reached a failure state (a command that failed, or "
-             "commands that succeeded while the task's tests failed) and a teacher's continuation from that state "
-             "that the task's tests accepted. `trainable` marks the recovery turns, the only ones meant to carry "
-             "loss. Failure categories come from ReTerm's classifier run on the real error output.", "",
-             f"Built by `python -m data_pipeline.build` from `{source}`. Splits are by task family.", "",
-             "| split | rows |", "|---|---|"]
+             "Each row is a whole terminal-agent episode: the reference solution one step per turn, with a mistake "
+             "injected at one step (a perturbed command, an unreadable reply, or a claim of being done too early), "
+             "the real error the sandbox printed, a teacher's recovery grounded in that error (a short sentence "
+             "naming it, the corrected step, sometimes after a look), the remaining steps and `TASK_COMPLETE`; "
+             "or a clean episode (`error_category` ok). Every row passed the task's tests. Failure categories come "
+             "from ReTerm's classifier run on the real error output.", "", TRAINED, "",
+             f"Built by `python -m data_pipeline.build` from `{source}`. Validation holds other task instances of "
+             "the same families. Longest trained turn: "
+             f"{stats['longest_trained_turn_tokens']} tokens (reply budget {stats['reply_budget']}); "
+             f"distinct trained assistant texts: {stats['distinct_trained_texts']}.", "", "| split | rows |",
+             "|---|---|"]
     lines += [f"| {k} | {len(v)} |" for k, v in splits.items()]
-    for key in ("error_category", "family", "teacher", "source"):
-        counts = Counter(r[key] for rows in splits.values() for r in rows)
+    for key in ("error_category", "family", "perturbation", "teacher", "source"):
+        counts = Counter(str(r[key]) for rows in splits.values() for r in rows)
         lines += ["", f"| {key} | rows |", "|---|---|"] + [f"| {k} | {v} |" for k, v in sorted(counts.items())]
     return "\n".join(lines) + "\n"
 
 
-def build(attempts_path: Path, out: Path, validation_fraction: float = 0.2) -> dict:
+def build(attempts_path: Path, out: Path, validation_fraction: float = 0.2, tokenizer=None,
+          max_per_group: int | None = None, by: str = "task", budget: int = REPLY_TOKENS) -> dict:
     from datasets import Dataset
 
-    rows = load_rows(attempts_path)
+    rows = balance(load_rows(attempts_path), max_per_group)
     if not rows:
         raise ValueError(f"{attempts_path}: no verified demonstrations to build from")
-    splits = split_by_family(rows, validation_fraction)
+    stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget)
+    texts = {m["content"] for r in rows for m, t in zip(r["messages"], r["trainable"]) if t}
+    stats["distinct_trained_texts"] = len(texts)
+    splits = split_rows(rows, validation_fraction, by)
     tmp = out.with_name(out.name + f".tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "data").mkdir(parents=True)
-    for name, split_rows in splits.items():
-        if split_rows:
-            Dataset.from_list(split_rows).to_parquet(str(tmp / "data" / f"{name}-00000-of-00001.parquet"))
-    (tmp / "README.md").write_text(card(splits, str(attempts_path)))
+    for name, split_rows_ in splits.items():
+        if split_rows_:
+            Dataset.from_list(split_rows_).to_parquet(str(tmp / "data" / f"{name}-00000-of-00001.parquet"))
+    (tmp / "README.md").write_text(card(splits, str(attempts_path), stats))
     if out.exists():
         shutil.rmtree(out)
     os.replace(tmp, out)
-    return {"rows": len(rows), **{name: len(r) for name, r in splits.items()},
+    return {"rows": len(rows), **{name: len(r) for name, r in splits.items()}, **stats,
             "by_category": dict(sorted(Counter(r["error_category"] for r in rows).items()))}
 
 
@@ -119,14 +201,21 @@ def main(argv=None) -> int:
     ap.add_argument("--attempts", required=True, type=Path, help="shard written by data_pipeline.recover")
     ap.add_argument("--out", required=True, type=Path, help="dataset directory to write (parquet files + card)")
     ap.add_argument("--validation-fraction", type=float, default=0.2,
-                    help="share of task families held out as the validation split")
+                    help="share of each family's task instances (or of the families) held out as validation")
+    ap.add_argument("--split-by", choices=("task", "family"), default="task",
+                    help="validation holds other instances of the training families (task), or other families")
+    ap.add_argument("--max-per-group", type=int, default=None,
+                    help="at most this many rows per (family, error category), to balance them")
+    ap.add_argument("--tokenizer", default=DEFAULT_MODEL,
+                    help="the tokenizer that measures trained turns against the reply budget, as SFT renders them")
     ap.add_argument("--push-to-hub", metavar="REPO", help="also upload the dataset to this Hub repo (needs HF_TOKEN)")
     args = ap.parse_args(argv)
     try:
-        summary = build(args.attempts, args.out, args.validation_fraction)
+        summary = build(args.attempts, args.out, args.validation_fraction, load_tokenizer(args.tokenizer),
+                        args.max_per_group, args.split_by)
         if args.push_to_hub:
             push(args.out, args.push_to_hub)
-    except (ValueError, FileNotFoundError, PermissionError) as e:
+    except (ValueError, FileNotFoundError, PermissionError) as e:  # BudgetError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary))

@@ -3,8 +3,9 @@ is kept only if the task's tests pass.
 
 The sandbox of a synthesized state is rebuilt by replaying its steps in a fresh sandbox, snapshotted, and forked K
 times; every attempt continues the state's conversation. Teachers:
-- `oracle`: writes a short diagnosis of the observed error, then carries out the task's reference solution from the
-  failure state, then says it is done. Needs no model; its demonstrations are as good as the reference solution.
+- `oracle` (data_pipeline/teacher.py): the rest of a whole episode, one step per turn: sometimes a look, a short
+  sentence naming the real error, the corrected step, the remaining reference steps, done. Needs no model; its
+  demonstrations are as good as the reference solution. An attempt in which one of its own turns failed is not kept.
 - any policy (`transformers` with a local HF model, `openai` for a model served by vLLM or an API): the episode loop
   continues the conversation for up to `max_turns` turns.
 
@@ -14,6 +15,7 @@ times; every attempt continues the state's conversation. Teachers:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import threading
@@ -24,59 +26,42 @@ from rich.progress import Progress
 
 from data_pipeline import add_backend_arguments, open_selected_backend
 from data_pipeline.shards import Shard
+from data_pipeline.synthesize import STEP_TIMEOUT_S
+from data_pipeline.teacher import OracleTeacher, approximate_tokens
+from reterm import failures, stopping
 from reterm.agent.episode import EpisodeConfig, run_episode
-from reterm.agent.formats import DONE_MARKER
-from reterm.agent.policy import Generation, Policy, make_policy
+from reterm.agent.policy import make_policy
 from reterm.failures.state import FailureState, load_jsonl
+from reterm.models import DEFAULT_MODEL, load_tokenizer
 from reterm.sandbox import SandboxError
 from reterm.tasks import load_task
-from reterm import stopping
+from reterm.training.sft_data import reply_tokens
 
 
-class OracleTeacher(Policy):
-    """Diagnosis of the last observation, then the reference solution, then done."""
-
-    name = "oracle"
-    model_name = "oracle"
-
-    def __init__(self, task, category: str, error_output: str):
-        self.solution = task.solution.read_text() if task.solution else None
-        self.category = category
-        self.evidence_text = error_output
-
-    def _evidence(self, history: list[dict]) -> str:
-        # the failing command's own error, else (wrong output: every command "succeeded") the last observation
-        text = self.evidence_text or history[-1]["content"]
-        lines = [l.strip() for l in text.strip().splitlines() if l.strip() and not l.startswith(("[exit code",
-                                                                                                  "$ "))]
-        return lines[-1][:200] if lines else "the result is not what the task asks for"
-
-    def generate(self, messages: list[dict], prompt_ids=None) -> Generation:
-        teacher_turns = sum(1 for m in messages if m["role"] == "assistant") - self._history_turns
-        if teacher_turns == 0 and self.solution is not None:
-            body = "\n".join(l for l in self.solution.splitlines() if not l.startswith("#!")).strip()
-            what = self.category.replace("_", " ")
-            text = (f"The last step failed ({what}): `{self._evidence(messages)}`. That approach does not work as it stands, so "
-                    f"I will redo the task from this state with a working sequence of commands.\n"
-                    f"```bash\n{body}\n```")
-            return Generation(text)
-        return Generation(DONE_MARKER)
-
-    def start(self, history: list[dict]) -> "OracleTeacher":
-        self._history_turns = sum(1 for m in history if m["role"] == "assistant")
-        return self
+def trainable_flags(messages: list[dict], state: FailureState) -> list[bool]:
+    """Per message: True on the teacher's turns and on the clean reference steps the history holds before the
+    injected mistake (a synthesized state's `broken_step`); never on the mistake itself or a policy's own turns."""
+    n_hist = len(state.history)
+    clean_prefix = state.broken_step if state.source == "synthesized" and state.broken_step is not None else 0
+    flags, turn = [], 0
+    for j, m in enumerate(messages):
+        is_reply = m["role"] == "assistant"
+        flags.append(is_reply and (j >= n_hist or turn < clean_prefix))
+        turn += is_reply
+    return flags
 
 
-def recover_state(state: FailureState, backend, k: int, teacher: str, policy=None, max_turns: int = 6) -> list[dict]:
+def recover_state(state: FailureState, backend, k: int, teacher: str, policy=None, max_turns: int = 12,
+                  count_tokens=approximate_tokens) -> list[dict]:
     """K teacher attempts from one failure state; every attempt's record (kept or not)."""
     task = load_task(state.task_path)
     if state.steps is None:  # collected: restore the exported snapshot
         with state.restore(backend) as snap:
             forks = snap.fork(k)
-    else:  # synthesized: replay the steps
+    else:  # synthesized: replay the steps (a hang as short as synthesize let it be)
         with backend.start(task) as sb:
             for step in state.steps:
-                sb.exec(step, timeout=60)
+                sb.exec(step, timeout=STEP_TIMEOUT_S)
             with sb.snapshot() as snap:
                 forks = snap.fork(k)
     history = state.history
@@ -86,17 +71,19 @@ def recover_state(state: FailureState, backend, k: int, teacher: str, policy=Non
     def attempt(i_box):
         i, box = i_box
         try:
-            pol = OracleTeacher(task, state.category, state.evidence).start(history) \
-                if teacher == "oracle" else policy
-            traj = run_episode(pol, box, task, EpisodeConfig(max_turns=max_turns), history=history)
+            pol = OracleTeacher(task, state, i, count_tokens) if teacher == "oracle" else policy
+            turns = len(pol.replies) if teacher == "oracle" else max_turns
+            traj = run_episode(pol, box, task, EpisodeConfig(max_turns=turns), history=history)
         finally:
             box.close()
-        n_hist = len(history)
+        # a turn of the teacher's own that failed (a look at a path that is not there) must not be trained on
+        teacher_errors = sum(t.label not in (failures.OK, failures.WRONG_OUTPUT, failures.PREMATURE_COMPLETION)
+                             for t in traj.turns)
         rec = {"key": f"{state.id}:{teacher}:{i}", "state_key": state.id, "attempt": i,
                "task_id": task.id, "family": task.family, "error_category": state.category,
                "fork_turn": state.turn, "source": state.source, "teacher": teacher,
-               "messages": traj.messages, "trainable": [m["role"] == "assistant" and j >= n_hist
-                                                         for j, m in enumerate(traj.messages)],
+               "perturbation": state.perturbation, "messages": traj.messages,
+               "trainable": trainable_flags(traj.messages, state), "teacher_errors": teacher_errors,
                "reward": traj.reward, "passed": traj.passed, "infra_error": traj.infra_error}
         with lock:
             records.append(rec)
@@ -107,13 +94,13 @@ def recover_state(state: FailureState, backend, k: int, teacher: str, policy=Non
 
 
 def run(states_path: Path, out: Path, backend, k: int = 1, teacher: str = "oracle", policy=None,
-        concurrency: int = 2, on_done=None) -> dict:
+        concurrency: int = 2, on_done=None, count_tokens=approximate_tokens) -> dict:
     states = load_jsonl(states_path)
     with Shard(out) as shard:
         todo = [s for s in states if f"{s.id}:{teacher}:0" not in shard]
 
         def one(state):
-            for rec in recover_state(state, backend, k, teacher, policy):
+            for rec in recover_state(state, backend, k, teacher, policy, count_tokens=count_tokens):
                 shard.append(rec)
             if on_done:
                 on_done(state)
@@ -121,11 +108,12 @@ def run(states_path: Path, out: Path, backend, k: int = 1, teacher: str = "oracl
         with ThreadPoolExecutor(max(1, concurrency)) as pool:
             list(pool.map(one, todo))
         recs = list(shard.records.values())
-    kept = [r for r in recs if r["passed"]]
+    kept = [r for r in recs if r["passed"] and not r.get("teacher_errors")]
     by_cat: dict[str, int] = {}
     for r in kept:
         by_cat[r["error_category"]] = by_cat.get(r["error_category"], 0) + 1
     return {"states": len(states), "attempts": len(recs), "kept": len(kept),
+            "teacher_errors": sum(1 for r in recs if r["passed"] and r.get("teacher_errors")),
             "infra_errors": sum(1 for r in recs if r["infra_error"]), "kept_by_category": dict(sorted(by_cat.items()))}
 
 
@@ -138,6 +126,9 @@ def main(argv=None) -> int:
                     help="how a model teacher is run")
     ap.add_argument("--base-url", default=None, help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)")
     ap.add_argument("-k", type=int, default=1, help="attempts per state")
+    ap.add_argument("--tokenizer", default=DEFAULT_MODEL,
+                    help="oracle: the tokenizer that measures each reply against the reply budget (as SFT renders "
+                         "it); `none` estimates from characters")
     add_backend_arguments(ap)
     ap.add_argument("-j", "--concurrency", type=int, default=2, help="failure states worked on at once")
     args = ap.parse_args(argv)
@@ -150,6 +141,10 @@ def main(argv=None) -> int:
     except (ValueError, SandboxError) as e:  # FailureStateError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2
+    count_tokens = approximate_tokens
+    if args.teacher == "oracle" and args.tokenizer != "none":
+        tok = load_tokenizer(args.tokenizer)
+        count_tokens = functools.partial(reply_tokens, tok)
     policy = None
     if args.teacher != "oracle":
         policy = make_policy(args.policy, args.teacher, **({"base_url": args.base_url} if args.policy == "openai"
@@ -157,7 +152,7 @@ def main(argv=None) -> int:
     with Progress() as bar:
         pid = bar.add_task("recover", total=n)
         summary = run(args.states, args.out, backend, args.k, args.teacher, policy,
-                      args.concurrency, on_done=lambda s: bar.update(pid, advance=1))
+                      args.concurrency, on_done=lambda s: bar.update(pid, advance=1), count_tokens=count_tokens)
     print(json.dumps(summary))
     return 0
 

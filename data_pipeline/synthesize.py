@@ -1,14 +1,22 @@
 """synthesize: cheap, diverse failure states without a policy.
 
-Each task's reference solution is split into steps and perturbed (a typo in a command name, a wrong path, a skipped
-step, two steps swapped); the perturbed steps run one at a time in a real sandbox until one fails. That state is
-kept, labelled with the category the *classifier* gives the real error (not the perturbation's intent). When every
-step succeeds but the tests fail, the state after the last step is kept as `wrong_output`; a perturbation that
-still solves the task is dropped.
+Each task's reference solution is split into steps (one per agent turn; a heredoc too long for one reply is written
+in parts, `cat >` then `cat >>`) and a mistake is injected at one step:
+- a perturbed command (a typo in a command name, a wrong path or flag, a skipped or dropped step, two steps swapped,
+  a line lost from a heredoc, the option that bounds a streaming command forgotten, a file never rewritten before
+  it runs); the steps run one at a time in a real sandbox until one fails. That state is kept,
+  labelled with the category the *classifier* gives the real error (not the perturbation's intent). When every step
+  succeeds but the tests fail, the state after the last step is kept as `wrong_output`; a perturbation that still
+  solves the task is dropped.
+- a reply mistake, the way a small model really fails: a reply with no readable command (`unparseable_reply`: the
+  format's own corrective message is the observation), or a claim of being done before the task is (the tests run
+  and fail: `premature_completion`).
+- none (`clean`, once per task): the task start, from which the teacher writes a clean episode.
 
-A state is a `FailureState` (reterm/failures/state.py) holding the steps to replay (deterministic, fast) and the
+A state is a `FailureState` (reterm/failures/state.py) holding the steps to replay (deterministic, fast), the
 conversation an agent would have had up to it (simple format: one ```bash block per turn, the observation after it),
-so `recover` can rebuild the sandbox, snapshot it and fork teacher attempts from it.
+the reference steps and the index of the step the mistake replaced (`solution_steps`, `broken_step`), so `recover`
+can rebuild the sandbox, snapshot it and let a teacher run the corrected step and the rest.
 
     python -m data_pipeline.synthesize --out data/synth.jsonl [--suite basic --split train] [--variants 4]
 """
@@ -30,18 +38,30 @@ from data_pipeline.shards import Shard
 from reterm import failures
 from reterm.agent.formats import SimpleFormat, render_result
 from reterm.agent.episode import instruction_message
+from reterm.failures.fork_points import TESTS_FAILED_NOTE
 from reterm.failures.state import EVIDENCE_CHARS, FailureState, load_jsonl
 from reterm.verifier import verify
 from reterm import stopping
 
 PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps", "wrong_flag", "drop_env_prefix",
-                 "truncate_heredoc")
+                 "truncate_heredoc", "drop_bound", "skip_write")
+REPLY_MISTAKES = (failures.UNPARSEABLE_REPLY, failures.PREMATURE_COMPLETION)
+CLEAN = "clean"
+KINDS = PERTURBATIONS + REPLY_MISTAKES + (CLEAN,)
+# A step is one agent reply: with the teacher's sentence before it, it must fit the reply budget
+# (reterm.options.REPLY_TOKENS, checked exactly by `build`); SmolLM2 spends about one token per 2.8 characters of
+# these scripts, so 240 characters leave room for a sentence of up to ~25 tokens.
+STEP_CHARS = 240
+STEP_TIMEOUT_S = 10.0  # a command still running after this is a hang (the `timeout` category) in synthesis
 _BAD_FLAGS = ("--recursive-all", "--verbose-mode", "-Z", "--in-place", "--count-only", "-k9")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
+_CAT_HEREDOC = re.compile(r"^cat\s+>\s*(\S+)\s+(<<-?\s*['\"]?(\w+)['\"]?)\s*$")
+_WRITES = re.compile(r"^cat\s+>>?\s*(\S+)\s+<<")  # a step that writes (or appends a part of) a file
 
 
-def solution_steps(script: str) -> list[str]:
-    """The commands of a solve.sh, one per step: heredocs and backslash continuations stay whole."""
+def solution_steps(script: str, max_chars: int = STEP_CHARS) -> list[str]:
+    """The commands of a solve.sh, one per step: heredocs and backslash continuations stay whole, except that a
+    `cat > FILE <<EOF` step longer than `max_chars` is written in parts (`cat >`, then `cat >>`)."""
     steps: list[str] = []
     lines = script.splitlines()
     i = 0
@@ -62,8 +82,26 @@ def solution_steps(script: str) -> list[str]:
                 i += 1
                 if block[-1].strip() == m.group(1):
                     break
-        steps.append("\n".join(block).strip())
+        steps += split_heredoc("\n".join(block).strip(), max_chars)
     return steps
+
+
+def split_heredoc(step: str, max_chars: int) -> list[str]:
+    """`step` as parts of at most `max_chars` when it writes a file from a heredoc (`cat > F <<EOF`), else [step]."""
+    lines = step.split("\n")
+    m = _CAT_HEREDOC.match(lines[0])
+    if len(step) <= max_chars or not m or len(lines) < 3 or lines[-1].strip() != m.group(3):
+        return [step]
+    path, redirect, end = m.groups()
+    parts, body = [], []
+    for line in lines[1:-1]:
+        head = f"cat {'>>' if parts else '>'} {path} {redirect}"
+        if body and len("\n".join([head, *body, line, end])) > max_chars:
+            parts.append("\n".join([head, *body, end]))
+            body = []
+        body.append(line)
+    parts.append("\n".join([f"cat {'>>' if parts else '>'} {path} {redirect}", *body, end]))
+    return parts
 
 
 def _pick_in_first_lines(steps: list[str], pattern: str, rng: random.Random):
@@ -132,6 +170,20 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
         cut = rng.choice(body)
         steps[i] = "\n".join(lines[:cut] + lines[cut + 1:])  # one line of the file is lost, as in a sloppy edit
         return steps
+    if kind == "drop_bound":  # the option that makes a command stop (`--count 20`, `-n 5`) forgotten: it hangs
+        hit = _pick_in_first_lines(steps, r"\s--?(?:count|max-count|lines|limit|n|c|m)[ =]\d+", rng)
+        if hit is None:
+            return None
+        i, m = hit
+        steps[i] = steps[i][: m.start()] + steps[i][m.end():]
+        return steps
+    if kind == "skip_write":  # the file the next step runs is never (re)written: its original fault shows
+        targets = sorted({m.group(1) for s in steps if (m := _WRITES.match(s))})
+        if not targets:
+            return None
+        target = rng.choice(targets)
+        kept = [s for s in steps if not ((m := _WRITES.match(s)) and m.group(1) == target)]
+        return kept or None
     if kind == "skip_step":
         if len(steps) < 2:
             return None
@@ -146,41 +198,108 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
     raise ValueError(f"unknown perturbation {kind!r}")
 
 
-def synthesize_one(backend, task, kind: str, seed: int, timeout: float = 60.0) -> FailureState | None:
-    """Runs one perturbation of one task; the failure state it reached, or None."""
+def first_divergence(original: list[str], steps: list[str]) -> int:
+    """The index of the first step where a perturbed copy differs from the reference steps."""
+    for i, (a, b) in enumerate(zip(original, steps)):
+        if a != b:
+            return i
+    return min(len(original), len(steps))
+
+
+def synthesize_one(backend, task, kind: str, seed: int, timeout: float = STEP_TIMEOUT_S) -> FailureState | None:
+    """Injects one mistake of `kind` into one task's solution; the failure state it reached, or None."""
     if task.solution is None:
         return None
-    steps = perturb(solution_steps(task.solution.read_text()), kind, random.Random(seed))
+    original = solution_steps(task.solution.read_text())
+    rng = random.Random(seed)
+    if kind == CLEAN:
+        return _state(task, kind, seed, [], _start(task), failures.OK, "", original, 0, turn=-1)
+    if kind in REPLY_MISTAKES:
+        return _reply_mistake(backend, task, kind, seed, original, rng, timeout)
+    steps = perturb(original, kind, rng)
     if steps is None:
         return None
-    fmt = SimpleFormat()
-    messages = [{"role": "system", "content": fmt.system_prompt()},
-                {"role": "user", "content": instruction_message(task)}]
+    broken = first_divergence(original, steps)
+    messages = _start(task)
     with backend.start(task) as sb:
         for n, step in enumerate(steps):
-            r = sb.exec(step, timeout=timeout)
-            label = failures.classify_result(r.output, r.exit_code, r.timed_out)
-            messages.append({"role": "assistant", "content": f"```bash\n{step}\n```"})
-            messages.append({"role": "user", "content": fmt.observation(
-                [render_result(step, r.output, r.exit_code, r.timed_out, r.truncated)])})
+            label, output = _run_step(sb, step, messages, timeout)
             if label != failures.OK:
-                return _state(task, kind, seed, steps[: n + 1], messages, label, r.output)
+                return _state(task, kind, seed, steps[: n + 1], messages, label, output, original, broken)
         v = verify(sb, task)
     if v.reward is None or v.passed:
         return None  # infra trouble, or the perturbation did not break anything
-    return _state(task, kind, seed, steps, messages, failures.WRONG_OUTPUT, "")
+    return _state(task, kind, seed, steps, messages, failures.WRONG_OUTPUT, "", original, broken)
 
 
-def _state(task, kind, seed, steps, messages, label, output) -> FailureState:
+def _start(task) -> list[dict]:
+    return [{"role": "system", "content": SimpleFormat().system_prompt()},
+            {"role": "user", "content": instruction_message(task)}]
+
+
+def _run_step(sb, step: str, messages: list[dict], timeout: float) -> tuple[str, str]:
+    """Runs one step as an agent turn (appending the reply and its observation); its label and output."""
+    r = sb.exec(step, timeout=timeout)
+    messages.append({"role": "assistant", "content": f"```bash\n{step}\n```"})
+    messages.append({"role": "user", "content": SimpleFormat().observation(
+        [render_result(step, r.output, r.exit_code, r.timed_out, r.truncated)])})
+    return failures.classify_result(r.output, r.exit_code, r.timed_out), r.output
+
+
+# Replies a small model gives instead of a command: cut off inside the block (the budget ran out), the command
+# without a fence, a fence of another language, JSON, or prose only.
+_UNREADABLE = (lambda step, rng: f"```bash\n{step[: max(8, len(step) * rng.randint(3, 8) // 10)]}",
+               lambda step, rng: step,
+               lambda step, rng: f"Run this:\n{step}",
+               lambda step, rng: f"```python\n{step}\n```",
+               lambda step, rng: json.dumps({"command": step}),
+               lambda step, rng: rng.choice(["Let me run the next command.", "Next I will fix this.",
+                                             "I will now run the script.", "Now let me check the output.",
+                                             "The next step is to write the file."]))
+_DONE_TOO_SOON = ("TASK_COMPLETE", "Done.\nTASK_COMPLETE", "The task is complete.\nTASK_COMPLETE",
+                  "That should do it.\nTASK_COMPLETE", "All set.\nTASK_COMPLETE")
+
+
+def _reply_mistake(backend, task, kind, seed, original, rng, timeout) -> FailureState | None:
+    """The reference steps before step `i` run cleanly, then the reply at step `i` is unreadable, or claims the
+    task is done (then the tests run and fail, as an episode's final state reads)."""
+    i = rng.randrange(len(original))
+    messages = _start(task)
+    fmt = SimpleFormat()
+    with backend.start(task) as sb:
+        for step in original[:i]:
+            if _run_step(sb, step, messages, timeout)[0] != failures.OK:
+                return None  # the reference solution itself failed: nothing to learn from
+        if kind == failures.PREMATURE_COMPLETION:
+            v = verify(sb, task)
+            if v.reward is None or v.passed:
+                return None
+            reply, note = rng.choice(_DONE_TOO_SOON), TESTS_FAILED_NOTE
+        else:
+            reply = rng.choice(_UNREADABLE)(original[i], rng)
+            note = fmt.parse(reply).error
+            if note is None:
+                return None
+    messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": note}]
+    return _state(task, kind, seed, original[:i], messages, kind, note, original, i)
+
+
+def _state(task, kind, seed, steps, messages, label, output, original, broken, turn=None) -> FailureState:
     return FailureState(id=f"{task.id}:{kind}:{seed}", task_id=task.id, task_path=str(task.path), history=messages,
-                        turn=len(steps) - 1, category=label, evidence=output[-EVIDENCE_CHARS:], source="synthesized",
+                        turn=sum(m["role"] == "assistant" for m in messages) - 1 if turn is None else turn,
+                        category=label, evidence=output[-EVIDENCE_CHARS:], source="synthesized",
                         family=task.family, task_category=task.category, format=SimpleFormat.name, steps=steps,
-                        perturbation=kind, seed=seed)
+                        perturbation=kind, seed=seed, solution_steps=original, broken_step=broken)
+
+
+def plan(tasks, variants: int, base_seed: int = 0) -> list[tuple]:
+    """The (task, kind, seed) jobs: `variants` seeds of every mistake kind, and one clean start, per task."""
+    return [(t, kind, base_seed + v) for t in tasks for kind in KINDS for v in range(1 if kind == CLEAN else variants)]
 
 
 def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base_seed: int = 0, on_done=None) -> dict:
-    """Every (task, perturbation, variant) once; resumable through the shard at `out`."""
-    jobs = [(t, kind, base_seed + v) for t in tasks for kind in PERTURBATIONS for v in range(variants)]
+    """Every (task, kind, variant) once (a clean start once per task); resumable through the shard at `out`."""
+    jobs = plan(tasks, variants, base_seed)
     with Shard(out) as shard:
         todo = [j for j in jobs if f"{j[0].id}:{j[1]}:{j[2]}" not in shard]
         done_keys = set(shard.records)
@@ -209,14 +328,14 @@ def main(argv=None) -> int:
     add_task_arguments(ap)
     add_backend_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="shard file (JSONL); re-running resumes it")
-    ap.add_argument("--variants", type=int, default=4, help="seeds per perturbation kind and task")
+    ap.add_argument("--variants", type=int, default=4, help="seeds per mistake kind and task")
     ap.add_argument("-j", "--concurrency", type=int, default=2, help="tasks perturbed at once")
     args = ap.parse_args(argv)
     if (selected := tasks_and_backend(args)) is None:
         return 2
     tasks, backend = selected
     with Progress() as bar:
-        pid = bar.add_task("synthesize", total=len(tasks) * len(PERTURBATIONS) * args.variants)
+        pid = bar.add_task("synthesize", total=len(plan(tasks, args.variants)))
         summary = run(tasks, backend, args.out, args.variants, args.concurrency,
                       on_done=lambda s: bar.update(pid, advance=1))
     print(json.dumps(summary))

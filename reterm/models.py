@@ -80,7 +80,7 @@ def resolve_model(name_or_path: str) -> str:
 def load_model_and_tokenizer(name_or_path: str, dtype=None):
     """Model + tokenizer, for generation and for the training recipes alike. `dtype`: a torch dtype, its name
     (`float32`, `bfloat16`, ...: TRL's `ModelConfig.dtype`), or None / `auto` for the checkpoint's own type."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     path = resolve_model(name_or_path)
     if dtype in (None, "auto"):
@@ -88,7 +88,14 @@ def load_model_and_tokenizer(name_or_path: str, dtype=None):
     elif isinstance(dtype, str):
         dtype = torch_dtype(dtype)
     model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype)
-    tokenizer = AutoTokenizer.from_pretrained(path)
+    return model, load_tokenizer(path)
+
+
+def load_tokenizer(name_or_path: str):
+    """The tokenizer of a model (known names materialized first), with a pad token."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model(name_or_path))
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    return model, tokenizer
+    return tokenizer

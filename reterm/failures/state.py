@@ -3,7 +3,9 @@
 A failure state is a task, the conversation up to and including the failing turn's observation (`history`), the
 turn, its error category and evidence (the error text), and a way back to the sandbox at that moment: a live
 `Snapshot` (a scout's, during training), a snapshot exported to a file (`ExportedSnapshot`: the recovery benchmark
-and `collect`), or the commands that rebuild it in a fresh sandbox (`steps`: `synthesize`).
+and `collect`), or the commands that rebuild it in a fresh sandbox (`steps`: `synthesize`). A synthesized clean
+start (`category` `ok`, `turn` -1, the history being the system prompt and instruction) is the same record with no
+mistake in it: the teacher's clean episodes start from it.
 
 Files. A state is saved either as a folder (`save_dir`: `state.json` plus the exported snapshot beside it, written to a
 temporary name and renamed into place, so a state appears whole or not at all) or as one JSON line of a shard
@@ -61,6 +63,11 @@ class FailureState:
     exported: ExportedSnapshot | None = None
     steps: list[str] | None = None  # synthesized: the commands that rebuild the state in a fresh sandbox
     perturbation: str | None = None
+    # synthesized: the reference solution's steps (one per turn) and the index of the one the injected mistake
+    # replaced, so a teacher can run the corrected step and then the rest; the assistant turns before it are clean
+    # reference steps (trainable), the mistake itself never is
+    solution_steps: list[str] | None = None
+    broken_step: int | None = None
     seed: int | None = None
     snapshot: Snapshot | None = field(default=None, repr=False, compare=False)  # live; never saved as such
     directory: Path | None = field(default=None, repr=False, compare=False)  # where `exported.file` is relative to

@@ -66,6 +66,24 @@ def tokenize_conversation(tokenizer, messages: list[dict], trainable: list[bool]
     return {"input_ids": ids, "assistant_masks": mask}
 
 
+def reply_tokens(tokenizer, content: str) -> int:
+    """Tokens one trained assistant turn costs, as `tokenize_conversation` counts them: its content and the
+    end-of-turn token, the span a policy generates within its reply budget."""
+    return len(tokenizer.encode(content + (tokenizer.eos_token or ""), add_special_tokens=False))
+
+
+def trained_turn_lengths(assistant_masks: list[int]) -> list[int]:
+    """The length in tokens of every trained turn of a tokenized conversation: the runs of its loss mask."""
+    runs, n = [], 0
+    for bit in list(assistant_masks) + [0]:
+        if bit:
+            n += 1
+        elif n:
+            runs.append(n)
+            n = 0
+    return runs
+
+
 def prepare_dataset(dataset, tokenizer, max_length: int | None = None, train_on: str = "trainable",
                     num_proc: int | None = None):
     """Tokenizes a demonstrations dataset; drops (and logs) examples longer than `max_length`.
