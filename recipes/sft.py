@@ -5,8 +5,14 @@
 
 Every field of TRL's `SFTConfig`, `ModelConfig` (LoRA: `--use_peft true --lora_r 16`) and `ScriptArguments`
 (`--dataset_name DIR_OR_REPO`) can be set in the YAML or overridden on the command line, plus ReTerm's own
-`--train_on trainable|assistant`. The loss falls only on the tokens of trainable assistant turns (see
-reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest checkpoint in `output_dir`.
+`--train_on trainable|assistant` and `--early_stopping_patience N`. The loss falls only on the tokens of trainable
+assistant turns (see reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest
+checkpoint in `output_dir`.
+
+Selection, not memorisation: with `eval_strategy` set, the validation split (other task instances of the training
+families) is evaluated during training, the checkpoint with the lowest validation loss is the one saved at the end
+(`load_best_model_at_end`, `metric_for_best_model: eval_loss`), and training stops after `early_stopping_patience`
+evaluations without improvement.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
+from transformers import EarlyStoppingCallback  # noqa: E402
 from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
 
 from reterm.models import load_model_and_tokenizer  # noqa: E402
@@ -35,6 +42,9 @@ class ReTermSFTArguments:
     train_on: str = field(default="trainable", metadata={
         "help": "Which assistant turns carry loss: 'trainable' (the dataset's per-message flags: the recovery "
                 "turns) or 'assistant' (every assistant turn)."})
+    early_stopping_patience: int = field(default=3, metadata={
+        "help": "Stop after this many evaluations without a lower validation loss (0: never stop early). Needs "
+                "eval_strategy and load_best_model_at_end."})
     max_train_examples: int | None = field(default=None, metadata={
         "help": "Use at most this many training examples (after shuffling with the run's seed); for smoke runs."})
 
@@ -69,13 +79,20 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
             range(min(reterm_args.max_train_examples, len(train_raw))))
     train_ds = prepare_dataset(train_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     eval_ds = None
-    if training_args.eval_strategy != "no" and script_args.dataset_test_split in raw:
+    if training_args.eval_strategy != "no":
+        if script_args.dataset_test_split not in raw:
+            raise RecipeError(f"eval_strategy is {training_args.eval_strategy!r} but dataset "
+                              f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
+                              f"{list(raw)}); set eval_strategy: 'no' or build the dataset with a validation split")
         eval_ds = prepare_dataset(raw[script_args.dataset_test_split], tokenizer, training_args.max_length,
                                   reterm_args.train_on)
     log.info("training on %d examples (%d tokens with loss)", len(train_ds),
              sum(sum(m) for m in train_ds["assistant_masks"]))
+    callbacks = []
+    if eval_ds is not None and training_args.load_best_model_at_end and reterm_args.early_stopping_patience > 0:
+        callbacks.append(EarlyStoppingCallback(early_stopping_patience=reterm_args.early_stopping_patience))
     trainer = SFTTrainer(model=model, args=training_args, train_dataset=train_ds, eval_dataset=eval_ds,
-                         processing_class=tokenizer, peft_config=get_peft_config(model_args))
+                         processing_class=tokenizer, peft_config=get_peft_config(model_args), callbacks=callbacks)
     return trainer, resume
 
 

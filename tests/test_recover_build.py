@@ -10,8 +10,9 @@ from conftest import get_backend
 from data_pipeline import build as build_mod
 from data_pipeline.recover import recover_state, run as recover_run
 from data_pipeline.synthesize import run as synth_run
+from reterm import failures, suites
 from reterm.failures.state import load_jsonl
-from reterm import suites
+from reterm.options import REPLY_TOKENS
 
 
 @pytest.fixture(scope="module")
@@ -22,43 +23,81 @@ def states(tmp_path_factory):
     return out
 
 
-def test_oracle_recoveries_are_verified_and_only_recovery_turns_are_trainable(states):
-    state = load_jsonl(states)[0]
+def test_oracle_episodes_train_every_correct_turn_and_never_the_mistake(states):
+    state = next(s for s in load_jsonl(states) if s.category != failures.OK and s.broken_step >= 1)
     recs = recover_state(state, get_backend("local"), k=2, teacher="oracle")
-    assert len(recs) == 2 and all(r["passed"] and r["reward"] == 1.0 for r in recs)
+    assert len(recs) == 2 and all(r["passed"] and r["reward"] == 1.0 and r["teacher_errors"] == 0 for r in recs)
     r = recs[0]
     n_hist = len(state.history)
     assert r["messages"][:n_hist] == state.history
-    assert r["trainable"] == [m["role"] == "assistant" and i >= n_hist for i, m in enumerate(r["messages"])]
-    first = r["messages"][n_hist]["content"]
-    assert first.startswith("The last step failed") and "```bash" in first
-    assert r["messages"][-1]["content"] == "TASK_COMPLETE"
+    replies = [i for i, m in enumerate(r["messages"]) if m["role"] == "assistant"]
+    history_replies = [i for i in replies if i < n_hist]
+    # the clean reference steps before the mistake are trained; the mistake (and what followed it) is not
+    assert [r["trainable"][i] for i in history_replies] == [n < state.broken_step for n in
+                                                            range(len(history_replies))]
+    assert all(r["trainable"][i] for i in replies if i >= n_hist)
+    assert not any(r["trainable"][i] for i, m in enumerate(r["messages"]) if m["role"] != "assistant")
+    teacher = [r["messages"][i]["content"] for i in replies if i >= n_hist]
+    fixed = state.solution_steps[state.broken_step]
+    assert any(f"```bash\n{fixed}\n```" in t for t in teacher[:2])  # the corrected step, maybe after a look
+    assert teacher[-1].endswith("TASK_COMPLETE")
 
 
-def test_build_dedupes_splits_by_family_and_writes_a_card(states, tmp_path):
-    attempts = tmp_path / "recover.jsonl"
-    summary = recover_run(states, attempts, get_backend("local"), k=2)
-    assert summary["kept"] == summary["attempts"] and summary["infra_errors"] == 0
+def test_clean_starts_give_clean_episodes(states):
+    state = next(s for s in load_jsonl(states) if s.category == failures.OK)
+    r = recover_state(state, get_backend("local"), k=1, teacher="oracle")[0]
+    replies = [m["content"] for m in r["messages"] if m["role"] == "assistant"]
+    assert r["passed"] and replies[:-1] == [f"```bash\n{s}\n```" for s in state.solution_steps]
+    assert r["trainable"] == [m["role"] == "assistant" for m in r["messages"]]
+
+
+@pytest.fixture(scope="module")
+def attempts(states, tmp_path_factory):
+    out = tmp_path_factory.mktemp("attempts") / "recover.jsonl"
+    summary = recover_run(states, out, get_backend("local"), k=2)
+    assert summary["kept"] + summary["teacher_errors"] <= summary["attempts"] and summary["infra_errors"] == 0
+    return out
+
+
+def test_build_dedupes_on_trained_text_splits_by_instance_and_writes_a_card(attempts, tokenizer, tmp_path):
     out = tmp_path / "ds"
-    built = build_mod.build(attempts, out)
+    built = build_mod.build(attempts, out, tokenizer=tokenizer, validation_fraction=0.5)
     ds = build_mod.load_dataset_dir(out)
-    # the oracle is deterministic: its two attempts per state are the same conversation and are kept once
-    assert built["rows"] == len(ds["train"]) + len(ds["validation"]) <= summary["kept"] // 2
-    assert set(ds["train"]["family"]).isdisjoint(set(ds["validation"]["family"]))
+    rows = list(ds["train"]) + list(ds["validation"])
+    assert built["rows"] == len(rows) > 0
+    texts = [build_mod.trained_text(r["messages"], r["trainable"]) for r in rows]
+    assert len(set(texts)) == len(texts)
+    assert set(ds["train"]["task_id"]).isdisjoint(set(ds["validation"]["task_id"]))
     assert set(build_mod.COLUMNS) <= set(ds["train"].column_names)
     assert all(any(t) for t in ds["train"]["trainable"])
+    assert 0 < built["longest_trained_turn_tokens"] <= REPLY_TOKENS < built["longest_row_tokens"]
     text = (out / "README.md").read_text()
-    assert "| train |" in text and "| error_category | rows |" in text
+    assert "| train |" in text and "| error_category | rows |" in text and "never the injected" in text
     assert not list(tmp_path.glob("ds.tmp-*"))  # nothing half-written left beside it
 
 
-def test_push_needs_a_token_and_uploads_one_folder(tmp_path, monkeypatch, states):
+def test_build_refuses_a_trained_turn_over_the_reply_budget(attempts, tokenizer, tmp_path, monkeypatch, capsys):
+    with pytest.raises(build_mod.BudgetError, match=r"row \d+ \(.*oracle.*\).* over the reply budget of 20"):
+        build_mod.build(attempts, tmp_path / "ds", tokenizer=tokenizer, budget=20)
+    assert not (tmp_path / "ds").exists()
+    monkeypatch.setattr(build_mod, "REPLY_TOKENS", 20)
+    monkeypatch.setattr(build_mod, "load_tokenizer", lambda name: tokenizer)
+    assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "ds")]) == 2
+    assert "over the reply budget" in capsys.readouterr().err
+
+
+def test_balance_caps_each_family_and_category(attempts):
+    rows = build_mod.load_rows(attempts)
+    capped = build_mod.balance(rows, 1)
+    groups = [(r["family"], r["error_category"]) for r in capped]
+    assert len(groups) == len(set(groups)) == len({(r["family"], r["error_category"]) for r in rows})
+
+
+def test_push_needs_a_token_and_uploads_one_folder(tmp_path, monkeypatch, attempts, tokenizer):
     """The Hub cannot be reached here: the push is checked against a recording stand-in for HfApi (what would be
     sent, in how many commits), and the missing-token path for real."""
-    attempts = tmp_path / "recover.jsonl"
-    recover_run(states, attempts, get_backend("local"), k=1)
     out = tmp_path / "ds"
-    build_mod.build(attempts, out)
+    build_mod.build(attempts, out, tokenizer=tokenizer)
     monkeypatch.delenv("HF_TOKEN", raising=False)
     with pytest.raises(PermissionError, match="HF_TOKEN"):
         build_mod.push(out, "me/data")

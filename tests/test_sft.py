@@ -35,12 +35,13 @@ def _recipe():
 
 
 @pytest.fixture(scope="module")
-def demos(tmp_path_factory):
+def demos(tmp_path_factory, tokenizer):
     root = tmp_path_factory.mktemp("demos")
     tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00")]
     synth_run(tasks, get_backend("local"), root / "synth.jsonl", variants=1)
     recover_run(root / "synth.jsonl", root / "recover.jsonl", get_backend("local"), k=1)
-    build_mod.build(root / "recover.jsonl", root / "ds")
+    # one task per family here: validation holds other families, so the selection test has a split to evaluate
+    build_mod.build(root / "recover.jsonl", root / "ds", tokenizer=tokenizer, by="family")
     return root / "ds"
 
 
@@ -76,7 +77,7 @@ def _args(demos, model_dir, out, *extra):
     return ["--dataset_name", str(demos), "--model_name_or_path", str(model_dir), "--output_dir", str(out),
             "--per_device_train_batch_size", "2", "--learning_rate", "1e-2", "--logging_steps", "1",
             "--save_strategy", "steps", "--save_steps", "1", "--report_to", "none", "--use_cpu", "true",
-            "--seed", "0", "--max_length", "1024", *extra]
+            "--seed", "0", "--max_length", "2048", *extra]
 
 
 def test_trainer_labels_carry_loss_only_on_recovery_turns_and_training_moves_weights(demos, tiny_model_dir,
@@ -95,6 +96,30 @@ def test_trainer_labels_carry_loss_only_on_recovery_turns_and_training_moves_wei
     changed = [n for n, p in trainer.model.named_parameters() if not torch.equal(p.detach(), before[n])]
     assert len(changed) == len(before)
     assert (tmp_path / "run" / "checkpoint-2" / "trainer_state.json").exists()
+
+
+def test_recipe_keeps_the_checkpoint_with_the_lowest_validation_loss(demos, tiny_model_dir, tmp_path):
+    from transformers import EarlyStoppingCallback
+
+    sft = _recipe()
+    trainer, _ = sft.build_trainer(*sft.parse(_args(
+        demos, tiny_model_dir, tmp_path / "run", "--max_steps", "4", "--eval_strategy", "steps", "--eval_steps", "1",
+        "--load_best_model_at_end", "true", "--metric_for_best_model", "eval_loss", "--greater_is_better", "false",
+        "--early_stopping_patience", "2")))
+    assert any(isinstance(c, EarlyStoppingCallback) for c in trainer.callback_handler.callbacks)
+    trainer.train()
+    evals = {h["step"]: h["eval_loss"] for h in trainer.state.log_history if "eval_loss" in h}
+    assert len(evals) >= 2
+    best_step = min(evals, key=evals.get)
+    assert trainer.state.best_model_checkpoint.endswith(f"checkpoint-{best_step}")
+    assert trainer.state.best_metric == pytest.approx(evals[best_step])
+
+
+def test_evaluation_without_a_validation_split_is_a_clear_error(demos, tiny_model_dir, tmp_path, capsys):
+    sft = _recipe()
+    assert sft.main(_args(demos, tiny_model_dir, tmp_path / "run", "--eval_strategy", "steps",
+                          "--dataset_test_split", "test")) == 2
+    assert "no split 'test'" in capsys.readouterr().err
 
 
 def test_recipe_resumes_from_the_last_checkpoint(demos, tiny_model_dir, tmp_path):
@@ -136,5 +161,9 @@ def test_shipped_recipes_parse(tmp_path):
         script_args, training_args, model_args, reterm_args = sft.parse(["--config", str(cfg)])
         assert training_args.output_dir.startswith("checkpoints/")
         assert reterm_args.train_on == "trainable"
+        # selection, not memorisation: validation loss picks the checkpoint, and stops a run that stopped improving
+        assert training_args.eval_strategy == "steps" and training_args.load_best_model_at_end
+        assert training_args.metric_for_best_model == "eval_loss" and training_args.learning_rate < 1e-4
+        assert training_args.save_steps % training_args.eval_steps == 0 and reterm_args.early_stopping_patience > 0
     with pytest.raises(ValueError):
         prepare_dataset(None, None, train_on="everything")
