@@ -47,6 +47,9 @@ class ReTermSFTArguments:
                 "eval_strategy and load_best_model_at_end."})
     max_train_examples: int | None = field(default=None, metadata={
         "help": "Use at most this many training examples (after shuffling with the run's seed); for smoke runs."})
+    max_eval_examples: int | None = field(default=None, metadata={
+        "help": "Evaluate on at most this many validation examples (a fixed sample, the same at every evaluation); "
+                "bounds the time an evaluation takes on a CPU."})
 
 
 def parse(argv: list[str] | None = None):
@@ -84,8 +87,11 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
             raise RecipeError(f"eval_strategy is {training_args.eval_strategy!r} but dataset "
                               f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
                               f"{list(raw)}); set eval_strategy: 'no' or build the dataset with a validation split")
-        eval_ds = prepare_dataset(raw[script_args.dataset_test_split], tokenizer, training_args.max_length,
-                                  reterm_args.train_on)
+        eval_raw = raw[script_args.dataset_test_split]
+        if reterm_args.max_eval_examples:
+            eval_raw = eval_raw.shuffle(seed=training_args.seed).select(
+                range(min(reterm_args.max_eval_examples, len(eval_raw))))
+        eval_ds = prepare_dataset(eval_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     log.info("training on %d examples (%d tokens with loss)", len(train_ds),
              sum(sum(m) for m in train_ds["assistant_masks"]))
     callbacks = []

@@ -10,6 +10,7 @@ from conftest import get_backend
 from data_pipeline import build as build_mod
 from data_pipeline.recover import recover_state, run as recover_run
 from data_pipeline.synthesize import run as synth_run
+from data_pipeline.teacher import restart_of
 from reterm import failures, suites
 from reterm.failures.state import load_jsonl
 from reterm.options import REPLY_TOKENS
@@ -38,7 +39,7 @@ def test_oracle_episodes_train_every_correct_turn_and_never_the_mistake(states):
     assert all(r["trainable"][i] for i in replies if i >= n_hist)
     assert not any(r["trainable"][i] for i, m in enumerate(r["messages"]) if m["role"] != "assistant")
     teacher = [r["messages"][i]["content"] for i in replies if i >= n_hist]
-    fixed = state.solution_steps[state.broken_step]
+    fixed = state.solution_steps[restart_of(state.solution_steps, state.broken_step)]
     assert any(f"```bash\n{fixed}\n```" in t for t in teacher[:2])  # the corrected step, maybe after a look
     assert teacher[-1].endswith("TASK_COMPLETE")
 
