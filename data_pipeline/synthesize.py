@@ -170,6 +170,24 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
         cut = rng.choice(body)
         steps[i] = "\n".join(lines[:cut] + lines[cut + 1:])  # one line of the file is lost, as in a sloppy edit
         return steps
+    if kind in ("drop_bound", "skip_write"):
+        return _forget(steps, kind, rng)
+    if kind == "skip_step":
+        if len(steps) < 2:
+            return None
+        del steps[rng.randrange(len(steps) - 1)]  # never the last step alone: that is just "stopped early"
+        return steps
+    if kind == "swap_steps":
+        if len(steps) < 2:
+            return None
+        i = rng.randrange(len(steps) - 1)
+        steps[i], steps[i + 1] = steps[i + 1], steps[i]
+        return steps
+    raise ValueError(f"unknown perturbation {kind!r}")
+
+
+def _forget(steps: list[str], kind: str, rng: random.Random) -> list[str] | None:
+    """The perturbations that leave something out: the bound of a streaming command, or the rewrite of a file."""
     if kind == "drop_bound":  # the option that makes a command stop (`--count 20`, `-n 5`) forgotten: it hangs
         hit = _pick_in_first_lines(steps, r"\s--?(?:count|max-count|lines|limit|n|c|m)[ =]\d+", rng)
         if hit is None:
@@ -184,17 +202,6 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
         target = rng.choice(targets)
         kept = [s for s in steps if not ((m := _WRITES.match(s)) and m.group(1) == target)]
         return kept or None
-    if kind == "skip_step":
-        if len(steps) < 2:
-            return None
-        del steps[rng.randrange(len(steps) - 1)]  # never the last step alone: that is just "stopped early"
-        return steps
-    if kind == "swap_steps":
-        if len(steps) < 2:
-            return None
-        i = rng.randrange(len(steps) - 1)
-        steps[i], steps[i + 1] = steps[i + 1], steps[i]
-        return steps
     raise ValueError(f"unknown perturbation {kind!r}")
 
 

@@ -67,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _sample(split, limit: int | None, seed: int):
+    """At most `limit` rows of a split, a fixed sample for a seed (all of them without a limit)."""
+    return split.shuffle(seed=seed).select(range(min(limit, len(split)))) if limit else split
+
+
 def build_trainer(script_args, training_args, model_args, reterm_args):
     """The SFTTrainer for these arguments, and the checkpoint to resume from (or None)."""
     setup_wandb(training_args.report_to, training_args.output_dir)
@@ -76,10 +81,7 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
     if script_args.dataset_train_split not in raw:
         raise RecipeError(f"dataset {script_args.dataset_name} has no split {script_args.dataset_train_split!r} "
                           f"(it has {list(raw)})")
-    train_raw = raw[script_args.dataset_train_split]
-    if reterm_args.max_train_examples:
-        train_raw = train_raw.shuffle(seed=training_args.seed).select(
-            range(min(reterm_args.max_train_examples, len(train_raw))))
+    train_raw = _sample(raw[script_args.dataset_train_split], reterm_args.max_train_examples, training_args.seed)
     train_ds = prepare_dataset(train_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     eval_ds = None
     if training_args.eval_strategy != "no":
@@ -87,10 +89,7 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
             raise RecipeError(f"eval_strategy is {training_args.eval_strategy!r} but dataset "
                               f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
                               f"{list(raw)}); set eval_strategy: 'no' or build the dataset with a validation split")
-        eval_raw = raw[script_args.dataset_test_split]
-        if reterm_args.max_eval_examples:
-            eval_raw = eval_raw.shuffle(seed=training_args.seed).select(
-                range(min(reterm_args.max_eval_examples, len(eval_raw))))
+        eval_raw = _sample(raw[script_args.dataset_test_split], reterm_args.max_eval_examples, training_args.seed)
         eval_ds = prepare_dataset(eval_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     log.info("training on %d examples (%d tokens with loss)", len(train_ds),
              sum(sum(m) for m in train_ds["assistant_masks"]))
