@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import logging
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,8 @@ from reterm.models import DEFAULT_MODEL, load_tokenizer
 from reterm.sandbox import SandboxError
 from reterm.tasks import load_task
 from reterm.training.sft_data import reply_tokens
+
+log = logging.getLogger("reterm.recover")
 
 
 def trainable_flags(messages: list[dict], state: FailureState) -> list[bool]:
@@ -98,10 +101,17 @@ def run(states_path: Path, out: Path, backend, k: int = 1, teacher: str = "oracl
     states = load_jsonl(states_path)
     with Shard(out) as shard:
         todo = [s for s in states if f"{s.id}:{teacher}:0" not in shard]
+        failed: list[str] = []
 
         def one(state):
-            for rec in recover_state(state, backend, k, teacher, policy, count_tokens=count_tokens):
-                shard.append(rec)
+            try:
+                for rec in recover_state(state, backend, k, teacher, policy, count_tokens=count_tokens):
+                    shard.append(rec)
+            except (SandboxError, OSError) as e:
+                # a sandbox that would not start (a loaded machine) costs this state, not the run: nothing is
+                # recorded for it, so re-running the step tries it again
+                log.warning("state %s: sandbox failed (%s); re-run to retry it", state.id, e)
+                failed.append(state.id)
             if on_done:
                 on_done(state)
 
@@ -114,7 +124,8 @@ def run(states_path: Path, out: Path, backend, k: int = 1, teacher: str = "oracl
         by_cat[r["error_category"]] = by_cat.get(r["error_category"], 0) + 1
     return {"states": len(states), "attempts": len(recs), "kept": len(kept),
             "teacher_errors": sum(1 for r in recs if r["passed"] and r.get("teacher_errors")),
-            "infra_errors": sum(1 for r in recs if r["infra_error"]), "kept_by_category": dict(sorted(by_cat.items()))}
+            "infra_errors": sum(1 for r in recs if r["infra_error"]), "sandbox_failures": len(failed),
+            "kept_by_category": dict(sorted(by_cat.items()))}
 
 
 def main(argv=None) -> int:

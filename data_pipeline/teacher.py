@@ -77,7 +77,8 @@ _SAID = {
     failures.PREMATURE_COMPLETION: (
         "Not done yet: the tests fail.", "I stopped too early; `{file}` still needs this step.",
         "The tests failed, so the task is not finished.", "I claimed completion too soon.",
-        "The task is not complete. Next step:", "Still work left: `{good}` was never run."),
+        "The task is not complete. Next step:", "Still work left before the task is done.",
+        "The tests disagree: I am not done."),
 }
 _GENERIC = ("The last command failed: `{line}`.", "That failed with `{line}`.", "Error: `{line}`.",
             "It printed `{line}`, so that step needs fixing.", "`{line}` - the command was wrong.",
@@ -144,7 +145,9 @@ def facts(state, step: str) -> dict[str, str]:
 def sentence(category: str, slots: dict[str, str], rng: random.Random, then: bool = True) -> list[str]:
     """Candidate sentences naming what went wrong, in random order (the caller takes the first that fits); with
     `then`, some say that the fix follows."""
-    pool = list(_SAID.get(category, ())) + (list(_GENERIC) if slots.get("line") else [])
+    # the generic wordings quote an error a command printed; a reply mistake's observation is the harness talking
+    quotes = slots.get("line") and category not in (failures.UNPARSEABLE_REPLY, failures.PREMATURE_COMPLETION)
+    pool = list(_SAID.get(category, ())) + (list(_GENERIC) if quotes else [])
     usable = [t for t in pool if all(slots.get(k) for k in re.findall(r"{(\w+)}", t))]
     rng.shuffle(usable)
     return [t.format(**slots) + (rng.choice(_THEN) if then else "") for t in usable]

@@ -60,15 +60,15 @@ def attempts(states, tmp_path_factory):
     return out
 
 
-def test_build_dedupes_on_trained_text_splits_by_instance_and_writes_a_card(attempts, tokenizer, tmp_path):
+def test_build_dedupes_on_trained_text_splits_and_writes_a_card(attempts, tokenizer, tmp_path):
     out = tmp_path / "ds"
-    built = build_mod.build(attempts, out, tokenizer=tokenizer, validation_fraction=0.5)
+    built = build_mod.build(attempts, out, tokenizer=tokenizer, by="family")  # one task per family here
     ds = build_mod.load_dataset_dir(out)
     rows = list(ds["train"]) + list(ds["validation"])
     assert built["rows"] == len(rows) > 0
     texts = [build_mod.trained_text(r["messages"], r["trainable"]) for r in rows]
     assert len(set(texts)) == len(texts)
-    assert set(ds["train"]["task_id"]).isdisjoint(set(ds["validation"]["task_id"]))
+    assert set(ds["train"]["family"]).isdisjoint(set(ds["validation"]["family"]))
     assert set(build_mod.COLUMNS) <= set(ds["train"].column_names)
     assert all(any(t) for t in ds["train"]["trainable"])
     assert 0 < built["longest_trained_turn_tokens"] <= REPLY_TOKENS < built["longest_row_tokens"]
@@ -85,6 +85,13 @@ def test_build_refuses_a_trained_turn_over_the_reply_budget(attempts, tokenizer,
     monkeypatch.setattr(build_mod, "load_tokenizer", lambda name: tokenizer)
     assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "ds")]) == 2
     assert "over the reply budget" in capsys.readouterr().err
+
+
+def test_validation_holds_the_last_instances_of_every_family():
+    rows = [{"family": f, "task_id": f"{f}-{i:02d}"} for f in ("a", "b") for i in range(5) for _ in range(2)]
+    split = build_mod.split_rows(rows, 0.2)
+    assert sorted({r["task_id"] for r in split["validation"]}) == ["a-04", "b-04"]
+    assert len(split["train"]) == 16
 
 
 def test_balance_caps_each_family_and_category(attempts):
