@@ -111,7 +111,7 @@ def split_rows(rows: list[dict], validation_fraction: float = 0.2, by: str = "ta
     return {"train": [r for r in rows if r["task_id"] not in val], "validation": [r for r in rows if r["task_id"] in val]}
 
 
-def measure(rows: list[dict], tokenizer, budget: int = REPLY_TOKENS) -> dict:
+def measure(rows: list[dict], tokenizer, budget: int) -> dict:
     """The longest trained turn and row in tokens (as SFT renders them); raises BudgetError naming the first row
     with a trained turn over `budget`."""
     longest_turn = longest_row = 0
@@ -149,13 +149,15 @@ def card(splits: dict[str, list[dict]], source: str, stats: dict) -> str:
 
 
 def build(attempts_path: Path, out: Path, validation_fraction: float = 0.2, tokenizer=None,
-          max_per_group: int | None = None, by: str = "task", budget: int = REPLY_TOKENS) -> dict:
+          max_per_group: int | None = None, by: str = "task", budget: int | None = None) -> dict:
+    """Builds the dataset folder `out` from an attempts shard (see the module docstring); `budget` defaults to
+    reterm.options.REPLY_TOKENS. Raises ValueError (BudgetError for a turn over the budget) saying what to fix."""
     from datasets import Dataset
 
     rows = balance(load_rows(attempts_path), max_per_group)
     if not rows:
         raise ValueError(f"{attempts_path}: no verified demonstrations to build from")
-    stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget)
+    stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget or REPLY_TOKENS)
     texts = {m["content"] for r in rows for m, t in zip(r["messages"], r["trainable"]) if t}
     stats["distinct_trained_texts"] = len(texts)
     splits = split_rows(rows, validation_fraction, by)
