@@ -82,7 +82,7 @@ def run_reterm(model_name: str, steps: int, tasks) -> dict:
         tr.train()
     hist = [h for h in tr.state.log_history if "reterm/time_rollout_s" in h]
     keys = ("reterm/time_rollout_s", "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s",
-            "reterm/time_step_s", "reterm/generated_tokens", "completions/mean_length", "reterm/scouts")
+            "reterm/time_step_s", "reterm/sampled_tokens", "completions/mean_length", "reterm/scouts")
     return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist]}
 
 
