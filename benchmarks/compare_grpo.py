@@ -163,7 +163,9 @@ def pooled(results: list[dict]) -> dict:
 
 def table(rows: list[dict]) -> str:
     cats = sorted({c for r in rows for c in r["recovery"]})
-    fmt = lambda x: "-" if x["rate"] is None else f"{x['rate']:.3f} [{x['ci95'][0]:.2f}, {x['ci95'][1]:.2f}]"  # noqa: E731
+    def fmt(x):
+        return "-" if x["rate"] is None else f"{x['rate']:.3f} [{x['ci95'][0]:.2f}, {x['ci95'][1]:.2f}]"
+
     head = ["method", "step", "seeds", "recovery overall", *cats, "held-out pass@1", "sampled tokens/step",
             "steps with signal"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -204,7 +206,8 @@ def chart(rows: list[dict], path: Path) -> None:
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sft", type=Path, required=True, help="the SFT checkpoint every method starts from")
-    ap.add_argument("--bench", type=Path, required=True, help="a frozen recovery benchmark (reterm recovery-bench build)")
+    ap.add_argument("--bench", type=Path, required=True,
+                    help="a frozen recovery benchmark (reterm recovery-bench build)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the GRPO recipe YAML every method shares")
     ap.add_argument("--methods", nargs="+", default=["plain", "reterm:first"])

@@ -9,6 +9,7 @@ only the set of possible replies is constrained. One test runs the trainer's own
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -473,6 +474,7 @@ def test_shipped_grpo_recipes_parse_and_differ_only_in_the_rollout():
     plain_args, _ = rec.parse(["--config", str(root / "grpo_cpu.yaml")])
     assert (reterm_args.fork_from, plain_args.fork_from) == ("failure", "start")
     for f in ("num_generations", "per_device_train_batch_size", "max_steps", "learning_rate", "loss_type", "beta",
+              "token_budget_per_step", "refill_tries",
               "max_new_tokens_per_turn", "temperature", "seed"):
         assert getattr(reterm_args, f) == getattr(plain_args, f), f
 
@@ -486,3 +488,37 @@ def test_grpo_recipe_with_a_tiny_model_and_a_bad_suite(tmp_path, tiny_model_dir,
     assert "nowhere" in capsys.readouterr().err
     assert rec.main(common + ["--max_steps", "1", "--save_strategy", "no"]) == 0
     assert (tmp_path / "o" / "model.safetensors").exists()
+
+
+SCALE = Path(__file__).resolve().parent.parent / "recipes" / "configs" / "qwen2.5-coder-7b-instruct"
+
+
+def test_paper_scale_recipes_validate_and_differ_only_in_the_rollout():
+    """The 7B recipes parse into valid configs (GPU-only settings turned off for this CPU machine) and share every
+    GRPO setting and the token budget; only where groups start (and the turns an episode from the start gets) differ."""
+    rec = _grpo_recipe()
+    cpu = ["--use_cpu", "true", "--bf16", "false", "--use_vllm", "false"]
+    reterm_args, reterm_model = rec.parse(["--config", str(SCALE / "reterm_grpo.yaml"), *cpu])
+    plain_args, _ = rec.parse(["--config", str(SCALE / "grpo.yaml"), *cpu])
+    assert (reterm_args.fork_from, plain_args.fork_from) == ("failure", "start")
+    assert reterm_args.sandbox_backend == "docker" and reterm_args.token_budget_per_step
+    assert reterm_model.model_name_or_path == "checkpoints/sft-qwen2.5-coder-7b"
+    differ = {f.name for f in dataclasses.fields(reterm_args)
+              if getattr(reterm_args, f.name) != getattr(plain_args, f.name)}
+    assert differ <= {"fork_from", "max_recovery_turns", "output_dir", "run_name", "logging_dir"}, differ
+    settings = rec.recipe_settings(["--config", str(SCALE / "reterm_grpo.yaml")])
+    assert settings["use_vllm"] is True and settings["vllm_mode"] == "server"
+    assert settings["vllm_server_host"] == "127.0.0.1"
+
+
+def test_paper_scale_recipe_refuses_clearly_what_this_machine_lacks(capsys):
+    import importlib.util
+
+    rec = _grpo_recipe()
+    assert rec.main(["--config", str(SCALE / "reterm_grpo.yaml")]) == 2
+    err = capsys.readouterr().err
+    if not torch.cuda.is_available():
+        assert "needs CUDA GPUs" in err and "_cpu.yaml" in err
+    if importlib.util.find_spec("vllm") is None:
+        assert "pip install 'reterm[vllm]'" in err
+    assert "Traceback" not in err

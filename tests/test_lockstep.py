@@ -103,8 +103,9 @@ def _launch(out: Path, *extra: str, timeout: float = 240):
 
 @pytest.mark.slow
 def test_two_processes_take_part_in_every_server_mode_round(tmp_path):
-    """Process 0 runs 4 episodes in two phases (5 rounds), process 1 one episode of 6 turns: with CollectiveRounds both take part
-    in every round with equally many prompts, and every episode gets the answer to its own prompt."""
+    """Process 0 runs 4 episodes in two phases (5 rounds), process 1 one episode of 6 turns: with CollectiveRounds
+    both take part in every round with equally many prompts, and every episode gets the answer to its own prompt.
+    (Without it, `--raw`, process 1 received process 0's answers in this setting, and a longer episode hangs.)"""
     r = _launch(tmp_path)
     assert r.returncode == 0, r.stderr[-3000:]
     ranks = [json.loads((tmp_path / f"rank{i}.json").read_text()) for i in (0, 1)]

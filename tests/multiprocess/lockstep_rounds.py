@@ -64,7 +64,8 @@ def main() -> int:
         fn = CollectiveRounds(fn, gather_object, NOOP, equal_sizes=True)
     gen = LockstepGenerator(fn, None, None, "m", seed=0)
     wrong: list = []
-    # process 0: scouts of 3 episodes x 2 turns, then 1 attempt x 3 turns; process 1: one episode of 6 turns (process 0 drains its last round)
+    # process 0: 3 episodes x 2 turns, then 1 episode x 3 turns; process 1: one episode of 6 turns (process 0
+    # drains the last round)
     phases = [(3, 2), (1, 3)] if rank == 0 else [(1, 6)]
     for i, (episodes, turns) in enumerate(phases):
         run_phase(gen, rank, i, episodes, turns, wrong)
