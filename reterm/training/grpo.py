@@ -43,6 +43,20 @@ TRL methods overridden, and why:
 - `training_step`: times the step, to log rollout time apart from training time.
 Everything else (advantages, loss, KL, vLLM weight sync, distributed training, checkpoints) is TRL's, unchanged.
 
+What the rollout owes TRL:
+- sampling is the distribution TRL's loss assumes: temperature-scaled logits, no top-k cut unless `top_k` is set,
+  and the recorded logprobs are `log_softmax(logits / temperature)` (used by vLLM's importance-sampling correction);
+- the model's mode is left as found: `evaluate()` rolls out in eval mode (num_generations_eval, eval metrics);
+- with several processes, a collective generator (vLLM server mode, colocate with tensor parallelism, ZeRO-3/FSDP
+  `synced_gpus`) is called by every process in every round with padded, equal batches (lockstep.CollectiveRounds);
+- a generator that keeps failing stops the step with its error (`max_failed_generation_rounds`), instead of a step
+  of masked infra failures;
+- every call generates one turn (`max_new_tokens_per_turn`, vLLM included).
+
+Budget: `reterm/sampled_tokens` is every token the policy sampled in the step's rollout (scouts, attempts, refills);
+`token_budget_per_step` bounds the refills by it, so that ReTerm-GRPO and plain GRPO (`fork_from: start`) are compared
+at the same sampled-token budget (benchmarks/compare_grpo.py).
+
 Where it departs from the ReTerm method (DESIGN.md: snapshot at the failure, fork G attempts, reward by the tests):
 - the scout's end state, snapshotted before the verifier ran, is a fork point too (`fork_point: final`, and every
   strategy's fallback), so a scout that failed without an error turn (a wrong output) still gives a group;
