@@ -7,12 +7,12 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from reterm.agent.policy import Generation
+from distributed.lockstep_rounds import in_lockstep
 from reterm.training.lockstep import CollectiveRounds, GenerationFailed, LockstepGenerator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,22 +23,14 @@ def _run_episodes(gen: LockstepGenerator, keys, turns: int) -> dict:
     seen = {k: [] for k in keys}
 
     def episode(key):
-        try:
-            for t in range(turns):
-                try:
-                    seen[key].append(gen._generate(key, [t]).text)
-                except Exception as e:  # noqa: BLE001 - recorded for the test
-                    seen[key].append(type(e).__name__)
-                    return
-        finally:
-            gen.finish(key)
+        for t in range(turns):
+            try:
+                seen[key].append(gen._generate(key, [t]).text)
+            except Exception as e:  # noqa: BLE001 - recorded for the test
+                seen[key].append(type(e).__name__)
+                return
 
-    with gen.episodes(keys):
-        threads = [threading.Thread(target=episode, args=(k,)) for k in keys]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
+    in_lockstep(gen, keys, episode)
     return seen
 
 
@@ -97,7 +89,7 @@ def _launch(out: Path, *extra: str, timeout: float = 240):
     cmd = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
            "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
            "--main_process_port", str(_free_port()),
-           str(ROOT / "tests" / "multiprocess" / "lockstep_rounds.py"), str(out), *extra]
+           str(ROOT / "tests" / "distributed" / "lockstep_rounds.py"), str(out), *extra]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
 
 

@@ -33,25 +33,32 @@ def server_mode(acc: Accelerator, calls: list):
     return generate_many
 
 
-def run_phase(gen: LockstepGenerator, rank: int, phase: int, episodes: int, turns: int, wrong: list) -> None:
-    keys = [(phase, e) for e in range(episodes)]
-
-    def episode(key):
+def in_lockstep(gen: LockstepGenerator, keys, episode) -> None:
+    """Runs `episode(key)` for every key in a thread of its own, registered with the generator as the rollout does;
+    each key is finished when its episode returns."""
+    def run(key):
         try:
-            for t in range(turns):
-                prompt = [rank + 1, key[0], key[1], t]
-                got = gen._generate(key, prompt).token_ids
-                if got != [*prompt, 7]:
-                    wrong.append({"prompt": prompt, "got": got})
+            episode(key)
         finally:
             gen.finish(key)
 
     with gen.episodes(keys):
-        threads = [threading.Thread(target=episode, args=(k,)) for k in keys]
+        threads = [threading.Thread(target=run, args=(k,)) for k in keys]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
+
+
+def run_phase(gen: LockstepGenerator, rank: int, phase: int, episodes: int, turns: int, wrong: list) -> None:
+    def episode(key):
+        for t in range(turns):
+            prompt = [rank + 1, key[0], key[1], t]
+            got = gen._generate(key, prompt).token_ids
+            if got != [*prompt, 7]:
+                wrong.append({"prompt": prompt, "got": got})
+
+    in_lockstep(gen, [(phase, e) for e in range(episodes)], episode)
 
 
 def main() -> int:
