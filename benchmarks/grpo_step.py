@@ -1,18 +1,24 @@
-"""Step time of ReTerm-GRPO vs TRL's plain GRPOTrainer, same model, same number of completions and tokens per turn.
+"""Step time of ReTerm-GRPO vs plain GRPO, same model, same number of completions and tokens per turn, and the
+ratio at equal sampled tokens (step seconds per sampled token).
 
     .venv/bin/python benchmarks/grpo_step.py --steps 4 [--model smollm2-135m]
 
 *plain*: `trl.GRPOTrainer`, 8 completions (2 prompts x G=4) of <=64 tokens per step, prompt = the episode's start
-(system prompt + task instruction), a cheap format reward. *reterm*: `ReTermGRPOTrainer` on the local backend, the
-same 8 completions (2 failure states x G=4), one recovery turn of <=64 tokens each, after a one-turn scout per task.
-Reported: median step time over the steps after the first, and ReTerm's breakdown (generation, sandbox work =
-rollout - generation: start, scout, snapshot, fork, commands, verify; training = step - rollout).
+(system prompt + task instruction), a cheap format reward. *plain-multiturn*: `ReTermGRPOTrainer` with
+`fork_from: start` (plain GRPO through the same rollout: 8 one-turn episodes in sandboxes from the task start).
+*reterm*: `ReTermGRPOTrainer` on the local backend, the same 8 completions (2 failure states x G=4), one recovery
+turn of <=64 tokens each, after a one-turn scout per task. Reported: median step time over the steps after the
+first, median sampled tokens a step (every token the policy sampled, scouts included), seconds per 1k sampled
+tokens, the ratios of ReTerm to each plain arm both per step and at equal sampled tokens, and ReTerm's breakdown
+(generation, sandbox work = rollout - generation: start, scout, snapshot, fork, commands, verify; training = step -
+rollout).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -68,22 +74,25 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
                          processing_class=tok, callbacks=[timer])
         tr.train()
     lengths = [h["completions/mean_length"] for h in tr.state.log_history if "completions/mean_length" in h]
-    return {"step_s": timer.times, "mean_completion_tokens": statistics.mean(lengths)}
+    # every completion is one sampled turn: 8 a step
+    return {"step_s": timer.times, "mean_completion_tokens": statistics.mean(lengths),
+            "sampled_tokens": [8 * n for n in lengths]}
 
 
-def run_reterm(model_name: str, steps: int, tasks) -> dict:
+def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure") -> dict:
     model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024, max_scout_turns=1,
                                 max_recovery_turns=1, max_new_tokens_per_turn=64, refill_tries=0,
-                                sandbox_backend="local", on_success="start", fork_point="first")
+                                sandbox_backend="local", on_success="start", fork_point="first", fork_from=fork_from)
         timer = StepTimer()
         tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
         tr.train()
     hist = [h for h in tr.state.log_history if "reterm/time_rollout_s" in h]
     keys = ("reterm/time_rollout_s", "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s",
-            "reterm/time_step_s", "reterm/generated_tokens", "completions/mean_length", "reterm/scouts")
-    return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist]}
+            "reterm/time_step_s", "reterm/sampled_tokens", "completions/mean_length", "reterm/scouts")
+    return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist],
+            "sampled_tokens": [h["reterm/sampled_tokens"] for h in hist]}
 
 
 def main() -> int:
@@ -93,19 +102,28 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the raw figures here")
     a = ap.parse_args()
     tasks = suites.load("basic", "train")[:8]
-    res = {"plain": run_plain(a.model, a.steps, tasks), "reterm": run_reterm(a.model, a.steps, tasks)}
+    print(f"command: {' '.join(sys.argv)}; machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
+    res = {"plain": run_plain(a.model, a.steps, tasks),
+           "plain-multiturn": run_reterm(a.model, a.steps, tasks, fork_from="start"),
+           "reterm": run_reterm(a.model, a.steps, tasks)}
     med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}
+    toks = {k: statistics.median(v["sampled_tokens"][1:]) for k, v in res.items()}
+    per_k = {k: 1000 * med[k] / toks[k] for k in res}
+    for k in res:
+        print(f"{k:16s} step: median {med[k]:5.1f} s, {toks[k]:5.0f} sampled tokens, {per_k[k]:5.1f} s per 1k tokens")
+    for k in ("plain", "plain-multiturn"):
+        print(f"ReTerm / {k}: {med['reterm'] / med[k]:.2f}x a step, {per_k['reterm'] / per_k[k]:.2f}x at equal "
+              f"sampled tokens")
+    print(f"load at end {os.getloadavg()[0]:.1f}")
     steps = res["reterm"]["per_step"][1:]
     share = {k: statistics.median(s[k] / s["time_step_s"] for s in steps)
              for k in ("time_generate_s", "time_sandbox_s", "time_train_s")}
-    print(f"plain GRPOTrainer step: median {med['plain']:.1f} s "
-          f"(mean completion {res['plain']['mean_completion_tokens']:.0f} tokens)")
-    print(f"ReTerm-GRPO step:       median {med['reterm']:.1f} s  ({med['reterm'] / med['plain']:.2f}x plain)")
     print("ReTerm breakdown (median share of the step): "
           + ", ".join(f"{k[5:-2]} {v:.0%}" for k, v in share.items()))
     print("ReTerm per step:", json.dumps(steps))
     if a.json:
-        a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "share": share}, indent=1))
+        a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "median_sampled_tokens": toks,
+                                      "s_per_1k_tokens": per_k, "share": share}, indent=1))
     return 0
 
 

@@ -9,6 +9,7 @@ only the set of possible replies is constrained. One test runs the trainer's own
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -22,6 +23,7 @@ from reterm.agent.policy import Generation
 from reterm.tasks import load_task
 from reterm.sandbox.base import Snapshot
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer, task_row
+from reterm.training.lockstep import GenerationFailed
 from reterm.training.rollout import behaviour_penalties
 
 TOUCH_OK = "```bash\ntouch /app/ok\n```"
@@ -80,8 +82,10 @@ def config(tmp_path, **kw) -> ReTermGRPOConfig:
 def trainer_for(tmp_path, model, tokenizer, tasks, replies=(TOUCH_OK, FAIL), first_turn=None, **kw):
     args = config(tmp_path, **kw)
     gen = candidate_generator(model, tokenizer, list(replies), first_turn) if replies else None
-    return ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer,
-                             backend=get_backend("local"), generate_many=gen)
+    tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer,
+                           backend=get_backend("local"), generate_many=gen)
+    tr.model.train()  # as train() leaves it for the rollouts the tests start by hand
+    return tr
 
 
 @pytest.fixture
@@ -263,6 +267,126 @@ def test_real_generation_path_builds_groups(tmp_path, fresh_model, tokenizer, ta
     assert tr.model.training
 
 
+def test_evaluate_rolls_out_in_eval_mode_with_the_eval_group_size(tmp_path, fresh_model, tokenizer, tasks):
+    """evaluate(): every eval batch uses num_generations_eval (the rollout must not leave the model in training
+    mode after the first batch) and the eval rollouts are logged as eval metrics, not training ones."""
+    from datasets import Dataset
+
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, fork_from="start", num_generations_eval=2,
+                     per_device_eval_batch_size=2)
+    tr.eval_dataset = Dataset.from_list([task_row(t) for t in tasks])  # 2 tasks x 2 = two eval batches
+    metrics = tr.evaluate()
+    assert not tr.model.training
+    assert all(len(g.attempts) == 2 for g in tr.last_groups)
+    assert "eval_reterm/flat_group_fraction" in metrics and "eval_reward" in metrics
+    assert not [k for k in tr._metrics["train"] if k.startswith("reterm/")]
+
+
+def test_a_step_makes_the_passing_reply_more_likely(tmp_path, fresh_model, tokenizer, tasks):
+    """One group, one passing reply and three failing ones: after one GRPO step the passing reply's sequence
+    logprob (given the group's prompt) has gone up and the failing one's down."""
+    eos = tokenizer.eos_token_id
+    ok, fail = (tokenizer.encode(r, add_special_tokens=False) + [eos] for r in (TOUCH_OK, FAIL))
+
+    def one_passes(prompts):  # the first episode of the round passes, the others fail; the model's own logprobs
+        return [Generation(*(TOUCH_OK, ok) if i == 0 else (FAIL, fail), _logprobs(fresh_model, p, ok if i == 0
+                           else fail).tolist(), "stop") for i, p in enumerate(prompts)]
+
+    args = config(tmp_path, fork_from="start", per_device_train_batch_size=4, learning_rate=1e-3)
+    tr = ReTermGRPOTrainer(model=fresh_model, args=args, tasks=tasks[:1], processing_class=tokenizer,
+                           backend=get_backend("local"), generate_many=one_passes)
+    prompt = tokenizer.apply_chat_template(_start_messages(tasks[0]), add_generation_prompt=True, tokenize=True,
+                                           return_dict=True)["input_ids"]
+    before = [_logprobs(fresh_model, prompt, c).sum().item() for c in (ok, fail)]
+    tr.train()
+    assert sorted(a.reward for a in tr.last_groups[0].attempts) == [0.0, 0.0, 0.0, 1.0]
+    after = [_logprobs(fresh_model, prompt, c).sum().item() for c in (ok, fail)]
+    assert after[0] > before[0] and after[1] < before[1], (before, after)
+
+
+def _logprobs(model, prompt, completion):
+    with torch.no_grad():
+        logits = model(torch.tensor([list(prompt) + list(completion)])).logits[0, len(prompt) - 1:-1].float()
+    return torch.log_softmax(logits, -1).gather(-1, torch.tensor(completion).unsqueeze(-1)).squeeze(-1)
+
+
+def _start_messages(task):
+    from reterm.agent.episode import instruction_message
+    from reterm.agent.formats import make_format
+
+    return [{"role": "system", "content": make_format("simple").system_prompt()},
+            {"role": "user", "content": instruction_message(task)}]
+
+
+def test_repeated_generation_errors_stop_the_step(tmp_path, fresh_model, tokenizer, tasks):
+    """A generator that keeps failing stops the step with its error, instead of a batch of masked 'infra
+    failures' that trains on nothing."""
+    calls = []
+
+    def broken(prompts):
+        calls.append(len(prompts))
+        raise ConnectionError("generation server went away")
+
+    tr = ReTermGRPOTrainer(model=fresh_model, args=config(tmp_path), tasks=tasks, processing_class=tokenizer,
+                           backend=get_backend("local"), generate_many=broken)
+    with pytest.raises(GenerationFailed, match="every generation round.*went away"):
+        tr._generate_and_score_completions(batch(tasks))
+    assert calls == [2]  # the two scouts' round
+
+
+def test_a_refilled_group_logs_its_own_prompt(tmp_path, fresh_model, tokenizer):
+    """A flat group redone with another task: TRL's completion log shows that task's prompt, not the slot's first."""
+    tasks = [make_task(tmp_path, f"t-{c}") for c in "abcd"]
+    for i, t in enumerate(tasks):
+        t.instruction = f"Create the file /app/ok (task {i})."
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=(FAIL,), fork_from="start", refill_tries=1,
+                     per_device_train_batch_size=4)
+    tr._generate_and_score_completions(batch(tasks[:1]))
+    ran = tr.last_groups[0].task_id
+    assert ran != "t-a"  # the refill drew another task (deterministic under seed 0)
+    want = task_row(next(t for t in tasks if t.id == ran))["prompt"]
+    assert list(tr._logs["prompt"]) == [want] * 4
+
+
+class _FakeVLLMGeneration:
+    """Stands in for TRL's VLLMGeneration (vLLM needs a GPU): answers each prompt with `max_completion_length`
+    tokens of the prompt's last id, as the server would cap them."""
+
+    def __init__(self):
+        self.max_completion_length = 4096
+        self.caps = []
+
+    def generate(self, prompts, images, num_generations):
+        self.caps.append(self.max_completion_length)
+        ids = [[p[-1]] * self.max_completion_length for p in prompts]
+        return prompts, ids, [[[-1.0]] * len(i) for i in ids], None
+
+
+def test_vllm_rounds_use_the_per_turn_budget(tmp_path, fresh_model, tokenizer, tasks):
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=None, fork_from="start",
+                     max_new_tokens_per_turn=5)
+    tr.use_vllm, tr.vllm_generation, tr._last_loaded_step = True, _FakeVLLMGeneration(), 0
+    tr.state.global_step = 0
+    tr._generate_and_score_completions(batch(tasks))
+    assert tr.vllm_generation.caps and set(tr.vllm_generation.caps) == {5}
+    assert all(len(a.completion_ids) == 5 for g in tr.last_groups for a in g.attempts if a.reward is not None)
+
+
+def test_token_budget_bounds_refills_and_is_logged(tmp_path, fresh_model, tokenizer, tasks):
+    """With a token budget, flat groups are redone only while it lasts; the tokens used are logged."""
+    def run(budget):
+        tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=(FAIL,), fork_from="start",
+                         refill_tries=5, token_budget_per_step=budget)
+        tr._generate_and_score_completions(batch(tasks))
+        return tr
+
+    small, large = run(1), run(10_000)
+    assert small.last_rollout_stats["refills"] == 0 and large.last_rollout_stats["refills"] == 10
+    used = [tr._metrics["train"]["reterm/sampled_tokens"][-1] for tr in (small, large)]
+    assert used[0] > 0 and used[1] == 6 * used[0]  # every round samples the same 8 replies
+    assert small._metrics["train"]["reterm/token_budget"] == [1]
+
+
 def test_config_invariants(tmp_path):
     with pytest.raises(ValueError, match="fork_point"):
         config(tmp_path, fork_point="middle")
@@ -350,6 +474,7 @@ def test_shipped_grpo_recipes_parse_and_differ_only_in_the_rollout():
     plain_args, _ = rec.parse(["--config", str(root / "grpo_cpu.yaml")])
     assert (reterm_args.fork_from, plain_args.fork_from) == ("failure", "start")
     for f in ("num_generations", "per_device_train_batch_size", "max_steps", "learning_rate", "loss_type", "beta",
+              "token_budget_per_step", "refill_tries",
               "max_new_tokens_per_turn", "temperature", "seed"):
         assert getattr(reterm_args, f) == getattr(plain_args, f), f
 
@@ -363,3 +488,37 @@ def test_grpo_recipe_with_a_tiny_model_and_a_bad_suite(tmp_path, tiny_model_dir,
     assert "nowhere" in capsys.readouterr().err
     assert rec.main(common + ["--max_steps", "1", "--save_strategy", "no"]) == 0
     assert (tmp_path / "o" / "model.safetensors").exists()
+
+
+SCALE = Path(__file__).resolve().parent.parent / "recipes" / "configs" / "qwen2.5-coder-7b-instruct"
+
+
+def test_paper_scale_recipes_validate_and_differ_only_in_the_rollout():
+    """The 7B recipes parse into valid configs (GPU-only settings turned off for this CPU machine) and share every
+    GRPO setting and the token budget; only where groups start (and the turns an episode from the start gets) differ."""
+    rec = _grpo_recipe()
+    cpu = ["--use_cpu", "true", "--bf16", "false", "--use_vllm", "false"]
+    reterm_args, reterm_model = rec.parse(["--config", str(SCALE / "reterm_grpo.yaml"), *cpu])
+    plain_args, _ = rec.parse(["--config", str(SCALE / "grpo.yaml"), *cpu])
+    assert (reterm_args.fork_from, plain_args.fork_from) == ("failure", "start")
+    assert reterm_args.sandbox_backend == "docker" and reterm_args.token_budget_per_step
+    assert reterm_model.model_name_or_path == "checkpoints/sft-qwen2.5-coder-7b"
+    differ = {f.name for f in dataclasses.fields(reterm_args)
+              if getattr(reterm_args, f.name) != getattr(plain_args, f.name)}
+    assert differ <= {"fork_from", "max_recovery_turns", "output_dir", "run_name", "logging_dir"}, differ
+    settings = rec.recipe_settings(["--config", str(SCALE / "reterm_grpo.yaml")])
+    assert settings["use_vllm"] is True and settings["vllm_mode"] == "server"
+    assert settings["vllm_server_host"] == "127.0.0.1"
+
+
+def test_paper_scale_recipe_refuses_clearly_what_this_machine_lacks(capsys):
+    import importlib.util
+
+    rec = _grpo_recipe()
+    assert rec.main(["--config", str(SCALE / "reterm_grpo.yaml")]) == 2
+    err = capsys.readouterr().err
+    if not torch.cuda.is_available():
+        assert "needs CUDA GPUs" in err and "_cpu.yaml" in err
+    if importlib.util.find_spec("vllm") is None:
+        assert "pip install 'reterm[vllm]'" in err
+    assert "Traceback" not in err

@@ -36,6 +36,7 @@ class SamplingConfig:
     max_new_tokens: int = REPLY_TOKENS
     temperature: float = 0.7
     top_p: float = 1.0
+    top_k: int = 0  # 0: no top-k cut (transformers' own default would be 50, which GRPO's loss does not assume)
     seed: int | None = None
 
     def __post_init__(self):
@@ -45,6 +46,19 @@ class SamplingConfig:
             raise ValueError(f"temperature must be >= 0 (0 = greedy), got {self.temperature}")
         if not 0 < self.top_p <= 1:
             raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
+        if self.top_k < 0:
+            raise ValueError(f"top_k must be >= 0 (0 = no top-k cut), got {self.top_k}")
+
+
+def sampled_logprobs(logits, token_ids, temperature: float):
+    """Logprobs of `token_ids` under the distribution they were sampled from, as GRPO's loss computes them:
+    `log_softmax(logits / temperature)` over the raw logits (TRL divides by the same temperature; top-p/top-k cuts
+    are not renormalised, as in TRL). Greedy decoding (temperature 0) records the raw logits' logprobs.
+    `logits`: (batch, steps, vocab); `token_ids`: (batch, steps)."""
+    import torch
+
+    scaled = logits.float() / temperature if temperature > 0 else logits.float()
+    return torch.log_softmax(scaled, dim=-1).gather(-1, token_ids.unsqueeze(-1)).squeeze(-1)
 
 
 class Policy:
@@ -173,13 +187,11 @@ class TransformersPolicy(TokenPolicy):
             out = self.model.generate(
                 input_ids=input_ids, attention_mask=attention, max_new_tokens=s.max_new_tokens,
                 do_sample=not greedy, temperature=None if greedy else s.temperature,
-                top_p=None if greedy else s.top_p, top_k=None, pad_token_id=pad,
+                top_p=None if greedy else s.top_p, top_k=None if greedy else s.top_k, pad_token_id=pad,
                 return_dict_in_generate=True, output_logits=True, stopping_criteria=_stop_when_told(),
             )
         new = out.sequences[:, width:]
-        # logprobs under the model itself (raw logits), not under the temperature-scaled sampling distribution
-        logits = torch.stack(out.logits, dim=1).float()
-        logp = torch.log_softmax(logits, dim=-1).gather(-1, new.unsqueeze(-1)).squeeze(-1)
+        logp = sampled_logprobs(torch.stack(out.logits, dim=1), new, s.temperature)
         eos = self.eos_ids
         results = []
         for i in range(len(prompts)):
@@ -266,7 +278,8 @@ class VLLMPolicy(TokenPolicy):
         super().__init__(model_name, AutoTokenizer.from_pretrained(path), sampling)
         self._llm = LLM(model=path, **engine_kwargs)
         self._params = SamplingParams(max_tokens=self.sampling.max_new_tokens, temperature=self.sampling.temperature,
-                                      top_p=self.sampling.top_p, seed=self.sampling.seed, logprobs=0)
+                                      top_p=self.sampling.top_p, top_k=self.sampling.top_k or -1,
+                                      seed=self.sampling.seed, logprobs=0)
         self._lock = threading.Lock()
 
     def generate_many(self, prompts: list[list[int]]) -> list[Generation]:

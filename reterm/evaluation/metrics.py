@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from math import comb
+from math import comb, sqrt
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -49,3 +49,14 @@ def summarize_eval(rows: list[dict], k: int) -> dict:
         "by_category": {name: aggregate(ts) for name, ts in sorted(groups["category"].items())},
         "by_task": per_task,
     }
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """95% (z=1.96) Wilson score interval of a rate; honest at small n and at 0 or n successes, unlike the normal
+    approximation. None when there is nothing to estimate (n = 0)."""
+    if n <= 0:
+        return None
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

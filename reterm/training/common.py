@@ -3,9 +3,12 @@ loader is `reterm.models.load_model_and_tokenizer`, shared with generation.)"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 
 from trl import SFTConfig
 
@@ -14,6 +17,38 @@ from reterm.hardware import CpuPrecisionMixin
 
 class RecipeError(RuntimeError):
     """A bad recipe setting; the recipes print it and exit 2."""
+
+
+def recipe_settings(argv: list[str]) -> dict:
+    """The settings a recipe command line asks for, before TRL parses them: its `--config` YAML with the
+    `--key value` pairs of the command line on top (enough to see what the run needs from the machine)."""
+    settings: dict = {}
+    if "--config" in argv[:-1]:
+        path = Path(argv[argv.index("--config") + 1])
+        if not path.is_file():
+            raise RecipeError(f"--config {path}: no such file")
+        settings.update(yaml.safe_load(path.read_text()) or {})
+    for key, value in zip(argv, argv[1:]):
+        if key.startswith("--") and key != "--config" and not value.startswith("--"):
+            settings[key[2:]] = yaml.safe_load(value)
+    return settings
+
+
+def platform_problems(settings: dict) -> list[str]:
+    """What the settings need that this machine lacks (a CUDA GPU, vLLM), each saying what to do instead. Checked
+    before TRL parses the settings, whose own refusal ("Your setup doesn't support bf16/gpu") names neither."""
+    import torch
+
+    problems = []
+    wants_gpu = settings.get("use_vllm") is True or (settings.get("use_cpu") is not True and (
+        settings.get("bf16") is True or settings.get("fp16") is True))
+    if wants_gpu and not torch.cuda.is_available():
+        problems.append("this recipe needs CUDA GPUs (use_vllm, or bf16/fp16 without use_cpu) and this machine has "
+                        "none: run it on a GPU node, or use a *_cpu.yaml recipe (recipes/configs/smollm2-135m/)")
+    if settings.get("use_vllm") is True and importlib.util.find_spec("vllm") is None:
+        problems.append("use_vllm needs vLLM, which is not installed: pip install 'reterm[vllm]' (GPU machines "
+                        "only), or --use_vllm false to generate with transformers")
+    return problems
 
 
 @dataclass

@@ -43,6 +43,20 @@ TRL methods overridden, and why:
 - `training_step`: times the step, to log rollout time apart from training time.
 Everything else (advantages, loss, KL, vLLM weight sync, distributed training, checkpoints) is TRL's, unchanged.
 
+What the rollout owes TRL:
+- sampling is the distribution TRL's loss assumes: temperature-scaled logits, no top-k cut unless `top_k` is set,
+  and the recorded logprobs are `log_softmax(logits / temperature)` (used by vLLM's importance-sampling correction);
+- the model's mode is left as found: `evaluate()` rolls out in eval mode (num_generations_eval, eval metrics);
+- with several processes, a collective generator (vLLM server mode, colocate with tensor parallelism, ZeRO-3/FSDP
+  `synced_gpus`) is called by every process in every round with padded, equal batches (lockstep.CollectiveRounds);
+- a generator that keeps failing stops the step with its error (`max_failed_generation_rounds`), instead of a step
+  of masked infra failures;
+- every call generates one turn (`max_new_tokens_per_turn`, vLLM included).
+
+Budget: `reterm/sampled_tokens` is every token the policy sampled in the step's rollout (scouts, attempts, refills);
+`token_budget_per_step` bounds the refills by it, so that ReTerm-GRPO and plain GRPO (`fork_from: start`) are compared
+at the same sampled-token budget (benchmarks/compare_grpo.py).
+
 Where it departs from the ReTerm method (DESIGN.md: snapshot at the failure, fork G attempts, reward by the tests):
 - the scout's end state, snapshotted before the verifier ran, is a fork point too (`fork_point: final`, and every
   strategy's fallback), so a scout that failed without an error turn (a wrong output) still gives a group;
@@ -61,6 +75,7 @@ from collections import defaultdict
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 
+from accelerate.utils import gather_object
 from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
 from trl.models import unwrap_model_for_generation
@@ -70,7 +85,7 @@ from reterm.agent.policy import Generation, SamplingConfig, TransformersPolicy
 from reterm.failures.fork_points import STRATEGIES as FORK_POINTS
 from reterm.hardware import CpuPrecisionMixin
 from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS, open_backend
-from reterm.training.lockstep import LockstepGenerator
+from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
 from reterm.training.rollout import Group, Rollout, RolloutStats, Timings
 
 FORK_FROM = ("failure", "start")
@@ -94,11 +109,21 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
     refill_tries: int = field(default=1, metadata={
         "help": "How many times a group whose rewards are all equal (no signal) is redone, from another failure state "
                 "or another task. 0 disables refills."})
+    token_budget_per_step: int | None = field(default=None, metadata={
+        "help": "Sampled tokens one process may spend on a step's rollout (scouts, attempts and refills all count): "
+                "flat groups are redone (up to refill_tries) only while the budget is not spent. Give ReTerm-GRPO and "
+                "plain GRPO the same value (and a generous refill_tries) to compare them at equal budget; the tokens "
+                "used are logged as reterm/sampled_tokens. A round already started finishes, so a step can exceed "
+                "the budget by one round of attempts. None: refill_tries alone decides."})
+    max_failed_generation_rounds: int = field(default=3, metadata={
+        "help": "Generation rounds that may fail in a row (their episodes become masked infra failures) before the "
+                "step stops with the error."})
     max_scout_turns: int = field(default=6, metadata={"help": "Turn limit of the scout episode."})
     max_recovery_turns: int = field(default=3, metadata={
         "help": "Turn limit of each recovery attempt (and of each episode with fork_from: start)."})
     max_new_tokens_per_turn: int = field(default=REPLY_TOKENS, metadata={
-        "help": "Tokens the policy may generate per turn (transformers generation; vLLM uses max_completion_length)."})
+        "help": "Tokens the policy may generate per turn (transformers and vLLM alike; max_completion_length caps "
+                "the whole multi-turn completion)."})
     observation_tokens: int = field(default=256, metadata={"help": "Token budget of one observation."})
     max_context_tokens: int = field(default=2048, metadata={"help": "An episode ends when its context would exceed this."})
     command_timeout_s: float = field(default=30.0, metadata={"help": "Timeout of one command in the sandbox."})
@@ -135,11 +160,13 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
         for name in ("max_scout_turns", "max_recovery_turns", "max_new_tokens_per_turn", "observation_tokens",
-                     "max_context_tokens", "sandbox_concurrency"):
+                     "max_context_tokens", "sandbox_concurrency", "max_failed_generation_rounds"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1; got {getattr(self, name)}")
         if self.refill_tries < 0:
             raise ValueError(f"refill_tries must be >= 0; got {self.refill_tries}")
+        if self.token_budget_per_step is not None and self.token_budget_per_step < 1:
+            raise ValueError(f"token_budget_per_step must be >= 1 (or unset); got {self.token_budget_per_step}")
         if self.command_timeout_s <= 0:
             raise ValueError(f"command_timeout_s must be > 0; got {self.command_timeout_s}")
         for name in ("penalty_repeated_command", "penalty_false_completion", "penalty_blind_kill"):
@@ -150,7 +177,7 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
         per_process = self.per_device_train_batch_size * self.steps_per_generation
         if per_process % self.num_generations:
             raise ValueError(f"per_device_train_batch_size x steps_per_generation = {per_process} must be a multiple of "
-                             f"num_generations = {self.num_generations} (multiple of num_generations), so that every group's G attempts fork from "
+                             f"num_generations = {self.num_generations}, so that every group's G attempts fork from "
                              f"one sandbox on one process")
         EpisodeConfig(format=self.agent_format)  # raises on an unknown format
 
@@ -187,6 +214,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self._generate_many = generate_many
         self._timings = Timings()  # of the current rollout
         self._rollout_s = 0.0  # of the current training step
+        self._failed_generation_rounds = 0  # in a row, across steps
         super().__init__(model=model, reward_funcs=[task_reward], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self._rollout, **kwargs)
 
@@ -227,15 +255,22 @@ class ReTermGRPOTrainer(GRPOTrainer):
                                    "groups (see ReTermGRPOConfig)")
         t0 = time.monotonic()
         self._timings = Timings()
+        training = self.model.training  # evaluate() rolls out in eval mode: G, loss normaliser, metrics follow it
         with self._generator() as gen:
             rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
                               (self.args.seed, self.state.global_step, self.accelerator.process_index),
                               self._timings)
             try:
                 groups = rollout.run(slots, G)
+                gen.check()
+                gen.drain()  # other processes may still be in collective generation rounds
             finally:
-                self.model.train()
+                self.model.train(training)
+                self._failed_generation_rounds = gen.failed_rounds
         self._log_rollout(groups, rollout.stats, time.monotonic() - t0, gen)
+        for i, g in enumerate(groups):  # a refilled group may run another task: TRL logs this prompt with it
+            for row in inputs[i * G:(i + 1) * G]:
+                row["prompt"][:] = task_row(self.tasks[g.task_id])["prompt"]
         out = {"prompt_ids": [], "completion_ids": [], "logprobs": [], "env_mask": [], "reterm_reward": [],
                "reterm_category": [], "reterm_task": []}
         for g in groups:
@@ -261,24 +296,52 @@ class ReTermGRPOTrainer(GRPOTrainer):
     def _generator(self) -> LockstepGenerator:
         """The rollout's lockstep generator over the trained model; closing it undoes what generation set up."""
         args = self.args
+        # the distribution TRL's loss assumes: temperature-scaled logits, no top-k cut unless one is set
         sampling = SamplingConfig(max_new_tokens=args.max_new_tokens_per_turn, temperature=args.temperature,
-                                  top_p=args.top_p)
+                                  top_p=args.top_p, top_k=args.top_k or 0)
         seed = hash((args.seed, self.state.global_step, self.accelerator.process_index)) & 0x7FFFFFFF
         name = getattr(self.model.config, "_name_or_path", "policy")
-        timed = lambda fn: self._timings.timed("generate", fn)  # noqa: E731
+
+        def lockstep(fn, cleanup=None):
+            fn = self._timings.timed("generate", fn)
+            mode = self._collective_generation()
+            if mode is not None:
+                fn = CollectiveRounds(fn, gather_object, [self.processing_class.eos_token_id],
+                                      equal_sizes=mode == "gather")
+            return LockstepGenerator(fn, self.processing_class, sampling, name, seed, cleanup=cleanup,
+                                     max_failed_rounds=args.max_failed_generation_rounds,
+                                     failed_rounds=self._failed_generation_rounds)
+
         if self._generate_many is not None:
             self.model.eval()
-            return LockstepGenerator(timed(self._generate_many), self.processing_class, sampling, name, seed)
+            return lockstep(self._generate_many)
         if self.use_vllm:
-            return LockstepGenerator(timed(self._vllm_generate_many), self.processing_class, sampling, name, seed)
+            # TRL's vLLM generation caps a call at max_completion_length; a call here is one turn
+            self.vllm_generation.max_completion_length = args.max_new_tokens_per_turn
+            return lockstep(self._vllm_generate_many)
         with ExitStack() as cleanup:
             unwrapped = cleanup.enter_context(unwrap_model_for_generation(
                 self.model_wrapped, self.accelerator, gather_deepspeed3_params=args.ds3_gather_for_generation))
             policy = TransformersPolicy(name, sampling, max_batch=1 << 30, model=unwrapped,
                                         tokenizer=self.processing_class)
             cleanup.callback(policy.close)  # runs before the unwrap is undone
-            return LockstepGenerator(timed(policy.generate_many), self.processing_class, sampling, name, seed,
-                                     cleanup=cleanup.pop_all())
+            return lockstep(policy.generate_many, cleanup.pop_all())
+
+    def _collective_generation(self) -> str | None:
+        """How generation ties the processes together: 'gather' (TRL's vLLM server mode, or colocate with tensor
+        parallelism: prompts gathered, answers sliced by process index), 'synced' (ZeRO-3/FSDP: transformers'
+        `synced_gpus` runs every forward on every process), or None (each process generates alone)."""
+        if self.accelerator.num_processes == 1:
+            return None
+        if self.use_vllm:
+            gathers = self.args.vllm_mode == "server" or self.args.vllm_tensor_parallel_size > 1
+            return "gather" if gathers else None
+        if self._generate_many is not None:
+            return getattr(self._generate_many, "collective", None)
+        ds = getattr(self.accelerator.state, "deepspeed_plugin", None)
+        if self.is_fsdp_enabled or (ds is not None and ds.zero_stage == 3):
+            return "synced"
+        return None
 
     def _vllm_generate_many(self, prompts: list[list[int]]) -> list[Generation]:
         """One lockstep round through TRL's vLLM path (colocate or server); not exercised here (no GPU)."""
@@ -310,7 +373,9 @@ class ReTermGRPOTrainer(GRPOTrainer):
         m["reterm/infra_failures"].append(stats.infra)
         m["reterm/scouts"].append(stats.scouts)
         m["reterm/scout_pass_rate"].append(stats.scouts_passed / stats.scouts if stats.scouts else 0.0)
-        m["reterm/generated_tokens"].append(gen.generated_tokens)
+        m["reterm/sampled_tokens"].append(gen.generated_tokens)  # the step's budget used: scouts and refills count
+        if self.args.token_budget_per_step is not None:
+            m["reterm/token_budget"].append(self.args.token_budget_per_step)
         valid = [a for g in groups for a in g.attempts if a.reward is not None]
         m["reterm/attempt_pass_rate"].append(sum(a.passed for a in valid) / len(valid) if valid else 0.0)
         per_cat = defaultdict(list)

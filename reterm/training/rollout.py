@@ -29,7 +29,7 @@ from reterm.failures import fork_points
 from reterm.failures.state import FailureState
 from reterm.sandbox import Backend, Sandbox, Snapshot
 from reterm.tasks import Task
-from reterm.training.lockstep import LockstepGenerator
+from reterm.training.lockstep import GenerationFailed, LockstepGenerator
 
 if TYPE_CHECKING:
     from reterm.training.grpo import ReTermGRPOConfig
@@ -213,14 +213,16 @@ class Rollout:
             s.group = Group(s.task_id, p.state.category if p.state else "start", atts, s.tries)
 
     def _refill(self, todo: list[Slot], G: int) -> list[Slot]:
-        """The slots to redo: flat groups and slots that sat out, while they have tries left (from their next
-        failure state, or with another task when none is left); a slot out of tries with no group gets a masked
-        placeholder."""
+        """The slots to redo: flat groups and slots that sat out, while they have tries left and the step's token
+        budget is not spent (from their next failure state, or with another task when none is left); a slot out of
+        tries with no group gets a masked placeholder."""
         again = []
+        budget = self.args.token_budget_per_step
+        spent = budget is not None and self.gen.generated_tokens >= budget
         for s in todo:
             if s.group is not None and not s.group.flat:
                 continue
-            if s.tries >= self.args.refill_tries:
+            if s.tries >= self.args.refill_tries or spent:
                 if s.group is None:
                     s.group = self._placeholder(s.task_id, G)
                 continue
@@ -265,6 +267,8 @@ class Rollout:
                         with self.timings.measure("snapshot"):
                             final_snap = sandbox.snapshot()
                     score_episode(traj, sandbox, job.task)
+            except GenerationFailed:  # the generator is broken, not this sandbox: stop the rollout with the error
+                raise
             except Exception as e:  # a sandbox that cannot start or broke: an infra failure, never a 0 reward
                 traj = Trajectory(task_id=job.task.id, model=policy.model_name, format=cfg.format)
                 traj.infra_error = f"{type(e).__name__}: {e}"

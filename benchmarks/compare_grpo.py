@@ -1,0 +1,282 @@
+"""ReTerm-GRPO against plain GRPO at an equal sampled-token budget, from one SFT checkpoint: train every method for
+N steps over several seeds, evaluate every checkpoint on one frozen recovery benchmark and one set of held-out
+instances, and write one table and one chart.
+
+    .venv/bin/python benchmarks/compare_grpo.py --sft checkpoints/sft-smollm2-135m --bench runs/rbench \
+        --out runs/compare --steps 20 --eval-every 5 --seeds 0 1 \
+        --methods plain reterm:first [reterm:last reterm:random reterm:final] [--token-budget 3072]
+
+Methods: `plain` is `fork_from: start` (plain multi-turn GRPO); `reterm:<fork point>` is ReTerm-GRPO forking at
+that fork point (first | last | random | final). Every method trains from `--config` (default: the SmolLM2 CPU
+ReTerm recipe) with only `fork_from`/`fork_point`/`seed` changed, the same `token_budget_per_step` (sampled tokens
+per step, scouts included; flat groups are refilled while it lasts) and `refill_tries`, so the methods differ only in
+the rollout. `--launch "accelerate launch --config_file ..."` runs the recipe under a launcher.
+
+Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
+skipped; an interrupted run resumes from its newest checkpoint. Evaluations use a fixed sampling seed, so every
+checkpoint meets the same states and tasks under the same randomness. Outputs under --out: runs/<method>-s<seed>/
+(checkpoints, trainer_state.json), eval/<method>-s<seed>/step-<n>.json, table.md, results.json, compare.png.
+Intervals are 95% Wilson intervals over attempts pooled across seeds (seeds are few; the per-seed values are in
+results.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from reterm.evaluation.metrics import wilson_interval  # noqa: E402
+
+RECIPE = ROOT / "recipes" / "reterm_grpo.py"
+DEFAULT_CONFIG = ROOT / "recipes" / "configs" / "smollm2-135m" / "reterm_grpo_cpu.yaml"
+FORK_POINTS = ("first", "last", "random", "final")
+
+
+def method_args(method: str) -> list[str]:
+    """The recipe arguments that make a method; a bad name is an error naming the choices."""
+    if method == "plain":
+        return ["--fork_from", "start"]
+    kind, _, point = method.partition(":")
+    if kind == "reterm" and point in FORK_POINTS:
+        return ["--fork_from", "failure", "--fork_point", point]
+    raise SystemExit(f"error: method {method!r}: use plain or reterm:<{'|'.join(FORK_POINTS)}>")
+
+
+def train(a, method: str, seed: int) -> Path:
+    """One training run (skipped when done, resumed from its newest checkpoint when interrupted)."""
+    run = a.out / "runs" / f"{method.replace(':', '-')}-s{seed}"
+    if (run / "DONE").exists():
+        return run
+    argv = ["--config", str(a.config), "--model_name_or_path", str(a.sft), "--output_dir", str(run),
+            *method_args(method), "--seed", str(seed), "--max_steps", str(a.steps), "--save_strategy", "steps",
+            "--save_steps", str(a.eval_every), "--save_total_limit", str(a.steps + 1), "--report_to", "none",
+            "--resume_from_checkpoint", "true", "--refill_tries", str(a.refill_tries),
+            *(["--token_budget_per_step", str(a.token_budget)] if a.token_budget else []), *a.recipe_args]
+    cmd = [*shlex.split(a.launch), str(RECIPE), *argv] if a.launch else [sys.executable, str(RECIPE), *argv]
+    print(f"train {method} seed {seed}: {shlex.join(cmd)}", flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    (run / "DONE").write_text("")
+    return run
+
+
+def checkpoints(run: Path, steps: int) -> dict[int, Path]:
+    """step -> model dir: every saved checkpoint, and the final model when no checkpoint holds the last step."""
+    found = {int(p.name.split("-")[1]): p for p in run.glob("checkpoint-*") if p.name.split("-")[1].isdigit()}
+    if steps not in found and (run / "config.json").exists():
+        found[steps] = run
+    return dict(sorted(found.items()))
+
+
+def eval_settings(config: Path, recipe_args: list[str]) -> dict:
+    """The per-turn reply budget, format and turn limits the recipe trains with, so evaluation uses the same."""
+    rec = _recipe()
+    with tempfile.TemporaryDirectory() as tmp:
+        args, _ = rec.parse(["--config", str(config), *recipe_args, "--output_dir", tmp, "--report_to", "none"])
+    return {"max_new_tokens": args.max_new_tokens_per_turn, "format": args.agent_format,
+            "recovery_turns": args.max_recovery_turns, "task_turns": args.max_scout_turns + args.max_recovery_turns,
+            "observation_tokens": args.observation_tokens, "max_context_tokens": args.max_context_tokens,
+            "command_timeout_s": args.command_timeout_s, "temperature": args.temperature}
+
+
+def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
+    """Recovery rate on the frozen benchmark and pass@1 on the held-out instances of one checkpoint (cached)."""
+    if out.exists():
+        return json.loads(out.read_text())
+    from reterm.agent.episode import EpisodeConfig
+    from reterm.agent.policy import SamplingConfig, TransformersPolicy
+    from reterm.evaluation import recovery_bench as rb
+    from reterm.evaluation.metrics import summarize_eval
+    from reterm.evaluation.trials import ModelAgent, run_tasks
+    from reterm.options import open_backend
+
+    s = settings
+    sampling = SamplingConfig(max_new_tokens=s["max_new_tokens"], temperature=s["temperature"], seed=a.eval_seed)
+    policy = TransformersPolicy(str(model_dir), sampling, max_batch=16)
+    backend = open_backend(a.backend)
+
+    def episodes(turns: int) -> EpisodeConfig:
+        return EpisodeConfig(format=s["format"], max_turns=turns, observation_tokens=s["observation_tokens"],
+                             max_context_tokens=s["max_context_tokens"], command_timeout_s=s["command_timeout_s"])
+
+    try:
+        recovery = rb.evaluate(policy, a.bench, backend, a.k, episodes(s["recovery_turns"]), a.concurrency)
+        with tempfile.TemporaryDirectory() as tmp:
+            run_tasks(heldout, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp), a.concurrency,
+                      samples=a.samples)
+            rows = [json.loads(line) for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
+    finally:
+        policy.close()
+    passed = sum(bool(r["passed"]) for r in rows if not r.get("infra_error"))
+    scored = sum(not r.get("infra_error") for r in rows)
+    result = {"model": str(model_dir), "recovery": {k: v for k, v in recovery.items() if k != "attempts"},
+              "heldout": {"passed": passed, "scored": scored, **summarize_eval(rows, 1)["overall"]}}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp_out = out.with_suffix(".tmp")
+    tmp_out.write_text(json.dumps(result, indent=1) + "\n")
+    os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust
+    return result
+
+
+def training_log(run: Path) -> dict:
+    """Per-step budget used and signal from the run's trainer_state.json (the newest checkpoint's if the run's own
+    is missing)."""
+    states = [run / "trainer_state.json", *sorted(run.glob("checkpoint-*/trainer_state.json"),
+                                                  key=lambda p: int(p.parent.name.split("-")[1]))]
+    state = next((p for p in states if p.exists()), None)
+    if state is None:
+        return {}
+    hist = [h for h in json.loads(state.read_text())["log_history"] if "reterm/sampled_tokens" in h]
+    if not hist:
+        return {}
+    return {"steps": len(hist),
+            "sampled_tokens_mean": sum(h["reterm/sampled_tokens"] for h in hist) / len(hist),
+            "steps_with_signal": sum(h.get("reterm/flat_group_fraction", 1.0) < 1.0 for h in hist) / len(hist)}
+
+
+def pooled(results: list[dict]) -> dict:
+    """Counts pooled over seeds -> rates with 95% Wilson intervals, per category and overall, and pass@1."""
+    cats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in results:
+        for cat, row in r["recovery"]["by_category"].items():
+            cats[cat][0] += row["recovered"]
+            cats[cat][1] += row["attempts"] - row["infra_errors"]
+    overall = [sum(c[0] for c in cats.values()), sum(c[1] for c in cats.values())]
+    held = [sum(r["heldout"]["passed"] for r in results), sum(r["heldout"]["scored"] for r in results)]
+
+    def rate(k_n):
+        k, n = k_n
+        return {"k": k, "n": n, "rate": k / n if n else None, "ci95": wilson_interval(k, n)}
+
+    return {"seeds": len(results), "recovery": {c: rate(v) for c, v in sorted(cats.items())},
+            "overall": rate(overall), "pass@1": rate(held)}
+
+
+def table(rows: list[dict]) -> str:
+    cats = sorted({c for r in rows for c in r["recovery"]})
+    def fmt(x):
+        return "-" if x["rate"] is None else f"{x['rate']:.3f} [{x['ci95'][0]:.2f}, {x['ci95'][1]:.2f}]"
+
+    head = ["method", "step", "seeds", "recovery overall", *cats, "held-out pass@1", "sampled tokens/step",
+            "steps with signal"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        log = r.get("training", {})
+        lines.append("| " + " | ".join([
+            r["method"], str(r["step"]), str(r["seeds"]), fmt(r["overall"]),
+            *(fmt(r["recovery"][c]) if c in r["recovery"] else "-" for c in cats), fmt(r["pass@1"]),
+            f"{log['sampled_tokens_mean']:.0f}" if log else "-",
+            f"{log['steps_with_signal']:.0%}" if log else "-"]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def chart(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, key, title in ((axes[0], "overall", "recovery rate (frozen benchmark)"),
+                           (axes[1], "pass@1", "pass@1 (held-out instances)")):
+        for method in dict.fromkeys(r["method"] for r in rows):
+            pts = [r for r in rows if r["method"] in (method, "sft") and r[key]["rate"] is not None]
+            xs, ys = [r["step"] for r in pts], [r[key]["rate"] for r in pts]
+            err = [[y - r[key]["ci95"][0] for y, r in zip(ys, pts)], [r[key]["ci95"][1] - y for y, r in zip(ys, pts)]]
+            if method != "sft":
+                ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
+        ax.set_title(title)
+        ax.set_xlabel("GRPO step (0 = SFT start)")
+        ax.set_ylim(0, 1.05)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sft", type=Path, required=True, help="the SFT checkpoint every method starts from")
+    ap.add_argument("--bench", type=Path, required=True,
+                    help="a frozen recovery benchmark (reterm recovery-bench build)")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the GRPO recipe YAML every method shares")
+    ap.add_argument("--methods", nargs="+", default=["plain", "reterm:first"])
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--eval-every", type=int, default=5)
+    ap.add_argument("--token-budget", type=int, default=None, help="token_budget_per_step for every method")
+    ap.add_argument("--refill-tries", type=int, default=4)
+    ap.add_argument("--suite", default="basic")
+    ap.add_argument("--split", default="heldout_instances", help="held-out split for pass@1")
+    ap.add_argument("--max-heldout", type=int, default=None, help="first N held-out tasks only")
+    ap.add_argument("--samples", type=int, default=1, help="samples per held-out task")
+    ap.add_argument("-k", type=int, default=4, help="attempts per frozen state")
+    ap.add_argument("--backend", default="local")
+    ap.add_argument("--concurrency", type=int, default=4)
+    ap.add_argument("--eval-seed", type=int, default=1234)
+    ap.add_argument("--launch", default="", help="launcher prefix, e.g. 'accelerate launch --config_file X'")
+    ap.add_argument("recipe_args", nargs="*", help="after --: more recipe arguments for every method")
+    a = ap.parse_args(argv)
+    if a.steps < 1 or a.eval_every < 1 or not a.seeds:
+        ap.error("--steps and --eval-every must be >= 1, and at least one seed is needed")
+    for m in a.methods:
+        method_args(m)
+    for p, what in ((a.sft, "--sft"), (a.bench / "states", "--bench"), (a.config, "--config")):
+        if not p.exists():
+            ap.error(f"{what}: {p} does not exist")
+    return a
+
+
+def main(argv=None) -> int:
+    a = parse_args(argv)
+    from reterm.options import select_tasks
+
+    heldout = select_tasks((), a.suite, a.split)[:a.max_heldout]
+    settings = eval_settings(a.config, a.recipe_args)
+    start = evaluate(a, a.sft, a.out / "eval" / "sft" / "step-0.json", settings, heldout)
+    per_run = {}
+    for method in a.methods:
+        for seed in a.seeds:
+            run = train(a, method, seed)
+            name = run.name
+            evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / name / f"step-{step}.json", settings, heldout)
+                                  for step, d in checkpoints(run, a.steps).items()}
+            per_run[name] = {"method": method, "seed": seed, "evals": evals, "training": training_log(run)}
+    rows = [{"method": "sft", "step": 0, **pooled([start])}]
+    for method in a.methods:
+        runs = [r for r in per_run.values() if r["method"] == method]
+        for step in sorted(set.intersection(*(set(r["evals"]) for r in runs)) - {0}):
+            logs = [r["training"] for r in runs if r["training"]]
+            training = {k: sum(x[k] for x in logs) / len(logs) for k in logs[0]} if logs else {}
+            rows.append({"method": method, "step": step, **pooled([r["evals"][step] for r in runs]),
+                         "training": training})
+    md = table(rows)
+    (a.out / "table.md").write_text(md)
+    (a.out / "results.json").write_text(json.dumps({"rows": rows, "runs": per_run}, indent=1, default=str) + "\n")
+    chart(rows, a.out / "compare.png")
+    print(md)
+    print(f"wrote {a.out / 'table.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}")
+    return 0
+
+
+def _recipe():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reterm_grpo_recipe", RECIPE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+if __name__ == "__main__":
+    sys.exit(main())
