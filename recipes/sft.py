@@ -86,7 +86,8 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
     eval_ds = None
     if training_args.eval_strategy != "no":
         if script_args.dataset_test_split not in raw:
-            raise RecipeError(f"eval_strategy is {training_args.eval_strategy!r} but dataset "
+            strategy = getattr(training_args.eval_strategy, "value", training_args.eval_strategy)
+            raise RecipeError(f"eval_strategy is {strategy!r} but dataset "
                               f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
                               f"{list(raw)}); set eval_strategy: 'no' or build the dataset with a validation split")
         eval_raw = _sample(raw[script_args.dataset_test_split], reterm_args.max_eval_examples, training_args.seed)

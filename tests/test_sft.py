@@ -103,6 +103,7 @@ def test_recipe_keeps_the_checkpoint_with_the_lowest_validation_loss(demos, tiny
     sft = _recipe()
     trainer, _ = sft.build_trainer(*sft.parse(_args(
         demos, tiny_model_dir, tmp_path / "run", "--max_steps", "4", "--eval_strategy", "steps", "--eval_steps", "1",
+        "--dataset_test_split", "validation",
         "--load_best_model_at_end", "true", "--metric_for_best_model", "eval_loss", "--greater_is_better", "false",
         "--early_stopping_patience", "2")))
     assert any(isinstance(c, EarlyStoppingCallback) for c in trainer.callback_handler.callbacks)
