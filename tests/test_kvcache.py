@@ -17,7 +17,8 @@ from reterm.agent.formats import make_format
 from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
 from reterm.agent.policy import SamplingConfig, TransformersPolicy
 
-OBSERVATIONS = ["$ ls\nREADME.md  data.csv  src\n[exit 0]", "$ python3 src/main.py\nTraceback (most recent call last):\n"
+OBSERVATIONS = ["$ ls\nREADME.md  data.csv  src\n[exit 0]",
+                "$ python3 src/main.py\nTraceback (most recent call last):\n"
                 "  File \"src/main.py\", line 3\nNameError: name 'x' is not defined\n[exit 1]",
                 "$ cat data.csv\na,b\n1,2\n[exit 0]", "bash: pytest: command not found\n[exit 127]"]
 
