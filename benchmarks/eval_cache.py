@@ -2,7 +2,8 @@
 
 Runs the same greedy `reterm eval` twice in subprocesses, first with `RETERM_KV_CACHE_TOKENS=0` (every turn
 re-encodes its whole conversation, as before) and then with the default cache, and compares every episode's
-generated token ids, turn by turn.
+generated token ids, turn by turn. Both runs use float32 (`RETERM_BF16=0`) unless RETERM_BF16 is set: in bf16 even
+the uncached path's greedy outputs change with how concurrent requests happen to be batched (tests/test_kvcache.py).
 
     .venv/bin/python benchmarks/eval_cache.py [--out /tmp/evals/cache] [-- extra reterm eval options]
 """
@@ -37,7 +38,9 @@ def main() -> int:
     ap.add_argument("extra", nargs="*", help="more `reterm eval` options, after --")
     a = ap.parse_args()
     reterm = str(Path(sys.executable).with_name("reterm"))
-    print(f"machine: {platform.machine()} {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}")
+    bf16 = os.environ.get("RETERM_BF16", "0")
+    print(f"machine: {platform.machine()} {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}; "
+          f"RETERM_BF16={bf16}")
     walls, outputs = {}, {}
     for name, tokens in (("uncached", "0"), ("cached", "")):
         out = a.out / name
@@ -45,7 +48,7 @@ def main() -> int:
         cmd = [reterm, *COMMAND, *a.extra, "-o", str(out)]
         print(f"{name}: RETERM_KV_CACHE_TOKENS={tokens!r} {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, env={**os.environ, "RETERM_KV_CACHE_TOKENS": tokens},
+        subprocess.run(cmd, check=True, env={**os.environ, "RETERM_KV_CACHE_TOKENS": tokens, "RETERM_BF16": bf16},
                        stdout=subprocess.DEVNULL)
         walls[name] = time.perf_counter() - t0
         outputs[name] = completions(out)

@@ -7,7 +7,7 @@ token ids equal `model.generate`'s on the same prompts.
 
 - `generate`: `model.generate` on the left-padded whole prompts (ReTerm before the cache; `kv_cache_tokens=0`).
 - `continuous batching`: `model.generate_batch(persistent_manager=True)` with block sharing (page size 32, so a
-  prefix is reused in 32-token blocks), `return_logprobs=True`.
+  prefix is reused in 32-token blocks), `return_logprobs=True`, 64 blocks (2,048 tokens) per conversation.
 - `PrefixCache`: `TransformersPolicy`'s default path (reterm/agent/kvcache.py).
 
     .venv/bin/python benchmarks/prefix_reuse.py [--conversations 16] [--dtype auto]
@@ -74,7 +74,9 @@ def main() -> int:
     cached = TransformersPolicy("smollm2-135m", sampling, model=model, tokenizer=tok)
     gen_config = GenerationConfig(max_new_tokens=NEW, do_sample=False, eos_token_id=tok.eos_token_id,
                                   pad_token_id=tok.eos_token_id)
-    cb_config = ContinuousBatchingConfig(page_size=32, allow_block_sharing=True, return_logprobs=True)
+    # sized by hand: left to itself on a CPU the manager sized its block pool from the host's memory (14 GB RSS)
+    cb_config = ContinuousBatchingConfig(page_size=32, allow_block_sharing=True, return_logprobs=True,
+                                         num_blocks=64 * len(prompts), max_batch_tokens=2048)
 
     def continuous(ps):
         out = model.generate_batch(ps, generation_config=gen_config, continuous_batching_config=cb_config,
