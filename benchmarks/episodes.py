@@ -1,10 +1,12 @@
-"""Concurrent vs sequential episodes of SmolLM2 on the bundled suite.
+"""Concurrent vs sequential episodes of SmolLM2 on the bundled suite, with and without KV states kept between turns.
 
-The same 16 episodes (16 train tasks, fixed seed, fixed turn and token limits) run once 16 at a time — one policy
-batching every waiting episode's generation — and once one at a time. Reports episodes per minute for both, their
-ratio, and the share of wall time spent generating versus in the sandbox (commands and verification).
+The same 16 episodes (16 train tasks, fixed seed, fixed turn and token limits) run 16 at a time — one policy
+batching every waiting episode's generation — and one at a time, each with the KV cache kept between turns (the
+default); then 16 at a time again with `kv_cache_tokens=0` (every turn re-encodes its whole prompt, as before).
+Reports episodes per minute, their ratios, the share of wall time spent generating versus in the sandbox (commands
+and verification), the tokens prefilled and reused, and the process's peak RSS after each mode.
 
-    python benchmarks/episodes.py [--episodes 16] [--max-turns 3] [--max-new-tokens 48]
+    python benchmarks/episodes.py [--episodes 16] [--max-turns 3] [--max-new-tokens 48] [--dtype auto]
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from reterm import suites
 from reterm.agent.episode import EpisodeConfig, run_episode
 from reterm.agent.policy import SamplingConfig, TransformersPolicy
+from reterm.hardware import generation_dtype
 from reterm.sandbox import make_backend
 
 
@@ -34,10 +38,14 @@ def run(policy, backend, tasks, cfg, concurrency):
     wall = time.perf_counter() - t
     gen = policy.stats["gen_seconds"] - before["gen_seconds"]
     sandbox = sum(tr.timings.get("exec", 0) + tr.timings.get("verify", 0) for tr in trajs)
+    cache = policy.prefix_cache.stats if policy.prefix_cache is not None else {}
     return {"wall": wall, "episodes_per_min": 60 * len(trajs) / wall, "gen_share": gen / wall,
             "sandbox_seconds": sandbox, "turns": sum(len(tr.turns) for tr in trajs),
             "tokens": sum(len(t.completion_ids or []) for tr in trajs for t in tr.turns),
-            "batches": policy.stats["batches"] - before["batches"]}
+            "batches": policy.stats["batches"] - before["batches"],
+            "prefilled": cache.get("prefilled_tokens", "all"), "reused": cache.get("reused_tokens", 0),
+            "peak_cached": cache.get("peak_tokens", 0),
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def main() -> None:
@@ -45,29 +53,39 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=16)
     ap.add_argument("--max-turns", type=int, default=3)
     ap.add_argument("--max-new-tokens", type=int, default=48)
+    ap.add_argument("--dtype", default="auto", help="auto (bf16 where the CPU runs it natively and faster), "
+                    "float32 or bfloat16")
     args = ap.parse_args()
+    dtype = generation_dtype(args.dtype)
     tasks = suites.load("basic", "train")[: args.episodes]
     backend = make_backend("local")
     for t in tasks:
         backend.prepare(t)
     cfg = EpisodeConfig(max_turns=args.max_turns)
     print(f"command: python benchmarks/{os.path.basename(__file__)} {' '.join(sys.argv[1:])}")
-    print(f"machine: {platform.machine()} {os.cpu_count()} cpus; model smollm2-135m (float32, CPU); local backend")
+    print(f"machine: {platform.machine()} {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.1f}; "
+          f"model smollm2-135m ({str(dtype).replace('torch.', '')}, CPU); local backend")
     print(f"{len(tasks)} episodes, <= {args.max_turns} turns, <= {args.max_new_tokens} new tokens a turn\n")
     rows = {}
-    for name, conc in (("concurrent", args.episodes), ("sequential", 1)):
+    for name, conc, cache_tokens in (("concurrent, cached", args.episodes, None), ("sequential, cached", 1, None),
+                                     ("concurrent, uncached", args.episodes, 0)):
         policy = TransformersPolicy("smollm2-135m", SamplingConfig(max_new_tokens=args.max_new_tokens,
-                                                                   temperature=0.7, seed=0), max_batch=conc)
+                                                                   temperature=0.7, seed=0), max_batch=conc,
+                                    dtype=args.dtype, kv_cache_tokens=cache_tokens)
         rows[name] = run(policy, backend, tasks, cfg, conc)
         policy.close()
     print("| mode | wall (s) | episodes / min | generating (share of wall) | sandbox time (s, summed) "
-          "| turns | tokens | batches |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| turns | tokens | batches | prompt tokens prefilled / reused | peak cached tokens | peak RSS so far (MB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, r in rows.items():
         print(f"| {name} | {r['wall']:.1f} | {r['episodes_per_min']:.2f} | {r['gen_share']:.0%} "
-              f"| {r['sandbox_seconds']:.2f} | {r['turns']} | {r['tokens']} | {r['batches']} |")
-    print(f"\nconcurrent / sequential episodes per minute: "
-          f"{rows['concurrent']['episodes_per_min'] / rows['sequential']['episodes_per_min']:.1f}x")
+              f"| {r['sandbox_seconds']:.2f} | {r['turns']} | {r['tokens']} | {r['batches']} "
+              f"| {r['prefilled']} / {r['reused']} | {r['peak_cached']} | {r['peak_rss_mb']:.0f} |")
+    per_min = {k: r["episodes_per_min"] for k, r in rows.items()}
+    print(f"\nconcurrent / sequential episodes per minute (both cached): "
+          f"{per_min['concurrent, cached'] / per_min['sequential, cached']:.1f}x")
+    print(f"concurrent cached / concurrent uncached: "
+          f"{per_min['concurrent, cached'] / per_min['concurrent, uncached']:.1f}x")
 
 
 if __name__ == "__main__":

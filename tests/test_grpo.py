@@ -387,6 +387,27 @@ def test_token_budget_bounds_refills_and_is_logged(tmp_path, fresh_model, tokeni
     assert small._metrics["train"]["reterm/token_budget"] == [1]
 
 
+def test_real_generation_is_the_same_with_and_without_kept_kv_states(tmp_path, tiny_model_dir, tokenizer, tasks,
+                                                                     monkeypatch):
+    """The rollout's prompt ids, sampled ids and logprobs (what TRL trains on) do not depend on the KV cache: the same
+    seed gives the same groups with RETERM_KV_CACHE_TOKENS=0 (every turn re-encoded) and with the cache kept."""
+    from transformers import AutoModelForCausalLM
+
+    def rollout(cache_tokens: str, sub: str):
+        monkeypatch.setenv("RETERM_KV_CACHE_TOKENS", cache_tokens)
+        torch.manual_seed(0)
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+        tr = trainer_for(tmp_path / sub, model, tokenizer, tasks, replies=None, max_scout_turns=2,
+                         max_recovery_turns=2)
+        tr._generate_and_score_completions(batch(tasks))
+        return [(a.prompt_ids, a.completion_ids, a.logprobs) for g in tr.last_groups for a in g.attempts]
+
+    uncached, cached = rollout("0", "uncached"), rollout("", "cached")
+    assert [(p, c) for p, c, _ in uncached] == [(p, c) for p, c, _ in cached]
+    for (_, _, a), (_, _, b) in zip(uncached, cached):
+        assert torch.allclose(torch.tensor(a), torch.tensor(b), atol=1e-4)
+
+
 def test_config_invariants(tmp_path):
     with pytest.raises(ValueError, match="fork_point"):
         config(tmp_path, fork_point="middle")

@@ -180,6 +180,8 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
         if parsed.done:
             traj.stop_reason = "done"
             break
+    if ids is not None:
+        policy.release(ids)
     traj.timings = {"generate": round(gen_total, 3), "exec": round(exec_total, 3),
                     "agent": round(time.monotonic() - started, 3)}
     if verify and traj.infra_error is None:

@@ -1,7 +1,8 @@
 """Policies: turn a conversation into the next assistant message, with token ids and logprobs when they can.
 
 - `TransformersPolicy`: a local HF causal LM. Requests from many concurrent episodes are gathered by one generation
-  thread into batches, so an episode waiting on its sandbox never holds up the others. Works on CPU.
+  thread into batches, so an episode waiting on its sandbox never holds up the others. Each conversation's key/value
+  states are kept between turns (reterm/agent/kvcache.py), so a turn prefills only its new tokens. Works on CPU.
 - `OpenAIPolicy`: any OpenAI-compatible chat endpoint (vLLM `serve`, SGLang, hosted APIs), with a concurrency limit,
   retries with backoff and timeouts; logprobs when the server returns them, no token ids.
 - `VLLMPolicy`: in-process vLLM engine, only with the `vllm` extra installed (GPU).
@@ -68,6 +69,9 @@ class Policy:
     def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
         raise NotImplementedError
 
+    def release(self, prompt_ids: list[int]) -> None:
+        """The conversation whose token ids (at any of its turns) are `prompt_ids` is over: state kept for it can go."""
+
     def close(self) -> None:
         pass
 
@@ -106,17 +110,38 @@ class TokenPolicy(Policy):
         raise NotImplementedError
 
 
+def kv_cache_tokens_default() -> int:
+    value = os.environ.get("RETERM_KV_CACHE_TOKENS", "").strip()
+    if not value:
+        return 65536
+    if not value.isdigit():
+        raise ValueError(f"RETERM_KV_CACHE_TOKENS must be a whole number of tokens (0 turns the cache off), "
+                         f"got {value!r}")
+    return int(value)
+
+
 class TransformersPolicy(TokenPolicy):
     name = "transformers"
+    prefix_cache = None  # a PrefixCache when key/value states are kept between turns
 
     def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
-                 batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto"):
+                 batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto",
+                 kv_cache_tokens: int | None = None):
+        """`kv_cache_tokens`: how many tokens' key/value states to keep between turns (default: RETERM_KV_CACHE_TOKENS
+        or 65,536, ~3 GB for SmolLM2-135M in float32; 0: none, every turn re-encodes its whole prompt, as models with
+        sliding or hybrid caches always do)."""
         import torch
+
+        from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
 
         if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
             model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
         super().__init__(model_name, tokenizer, sampling)
         self.model = model.eval()
+        if kv_cache_tokens is None:
+            kv_cache_tokens = kv_cache_tokens_default()
+        self.prefix_cache = (PrefixCache(kv_cache_tokens) if kv_cache_tokens and supports_prefix_cache(model)
+                             else None)
         self.max_batch = max_batch
         self.batch_wait_s = batch_wait_s
         self._torch = torch
@@ -172,9 +197,34 @@ class TransformersPolicy(TokenPolicy):
                 b["done"].set()
 
     def _run_batch(self, prompts: list[list[int]]) -> list[Generation]:
-        torch = self._torch
         t0 = time.monotonic()
+        s = self.sampling
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id
+        with self._torch.no_grad():
+            if self.prefix_cache is not None:
+                from reterm.agent.kvcache import generate_cached
+
+                rows = [(g.token_ids, g.logprobs) for g in generate_cached(
+                    self.model, prompts, self.prefix_cache, s.max_new_tokens, s.temperature, s.top_p, s.top_k,
+                    self.eos_ids, pad, stop=stopping.STOP)]
+            else:
+                rows = self._generate_uncached(prompts, pad)
+        eos = self.eos_ids
+        results = []
+        for ids, logprobs in rows:
+            cut = next((j + 1 for j, tok in enumerate(ids) if tok in eos), None)
+            finish = "stop" if cut is not None else "length"
+            ids = ids[:cut] if cut is not None else ids
+            text = self.tokenizer.decode(ids, skip_special_tokens=True)
+            results.append(Generation(text, ids, logprobs[: len(ids)], finish))
+        self.stats["batches"] += 1
+        self.stats["sequences"] += len(prompts)
+        self.stats["gen_seconds"] += time.monotonic() - t0
+        return results
+
+    def _generate_uncached(self, prompts: list[list[int]], pad: int) -> list[tuple[list[int], list[float]]]:
+        """`model.generate` on the whole left-padded prompts: every turn re-encodes its whole conversation."""
+        torch = self._torch
         width = max(len(p) for p in prompts)
         input_ids = torch.full((len(prompts), width), pad, dtype=torch.long)
         attention = torch.zeros((len(prompts), width), dtype=torch.long)
@@ -183,31 +233,24 @@ class TransformersPolicy(TokenPolicy):
             attention[i, width - len(p):] = 1
         s = self.sampling
         greedy = s.temperature == 0
-        with torch.no_grad():
-            out = self.model.generate(
-                input_ids=input_ids, attention_mask=attention, max_new_tokens=s.max_new_tokens,
-                do_sample=not greedy, temperature=None if greedy else s.temperature,
-                top_p=None if greedy else s.top_p, top_k=None if greedy else s.top_k, pad_token_id=pad,
-                return_dict_in_generate=True, output_logits=True, stopping_criteria=_stop_when_told(),
-            )
+        out = self.model.generate(
+            input_ids=input_ids, attention_mask=attention, max_new_tokens=s.max_new_tokens,
+            do_sample=not greedy, temperature=None if greedy else s.temperature,
+            top_p=None if greedy else s.top_p, top_k=None if greedy else s.top_k, pad_token_id=pad,
+            return_dict_in_generate=True, output_logits=True, stopping_criteria=_stop_when_told(),
+        )
         new = out.sequences[:, width:]
         logp = sampled_logprobs(torch.stack(out.logits, dim=1), new, s.temperature)
-        eos = self.eos_ids
-        results = []
-        for i in range(len(prompts)):
-            ids = new[i].tolist()
-            cut = next((j + 1 for j, tok in enumerate(ids) if tok in eos), None)
-            finish = "stop" if cut is not None else "length"
-            ids = ids[:cut] if cut is not None else ids
-            text = self.tokenizer.decode(ids, skip_special_tokens=True)
-            results.append(Generation(text, ids, logp[i, : len(ids)].tolist(), finish))
-        self.stats["batches"] += 1
-        self.stats["sequences"] += len(prompts)
-        self.stats["gen_seconds"] += time.monotonic() - t0
-        return results
+        return [(new[i].tolist(), logp[i].tolist()) for i in range(len(prompts))]
+
+    def release(self, prompt_ids: list[int]) -> None:
+        if self.prefix_cache is not None:
+            self.prefix_cache.release(prompt_ids)
 
     def close(self) -> None:
         self._stop.set()
+        if self.prefix_cache is not None:
+            self.prefix_cache.clear()
 
 
 class OpenAIPolicy(Policy):

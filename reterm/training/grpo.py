@@ -322,9 +322,13 @@ class ReTermGRPOTrainer(GRPOTrainer):
         with ExitStack() as cleanup:
             unwrapped = cleanup.enter_context(unwrap_model_for_generation(
                 self.model_wrapped, self.accelerator, gather_deepspeed3_params=args.ds3_gather_for_generation))
+            # One policy per rollout: its KV cache (reterm/agent/kvcache.py) lets the G forks of a failure state
+            # reuse their scout's states for the shared history, and it must not outlive the next weight update.
+            # Off under ZeRO-3/FSDP ('synced'): each process's cache hits differ, so would their forward counts.
+            synced = self._collective_generation() == "synced"
             policy = TransformersPolicy(name, sampling, max_batch=1 << 30, model=unwrapped,
-                                        tokenizer=self.processing_class)
-            cleanup.callback(policy.close)  # runs before the unwrap is undone
+                                        tokenizer=self.processing_class, kv_cache_tokens=0 if synced else None)
+            cleanup.callback(policy.close)  # runs before the unwrap is undone; drops the KV cache
             return lockstep(policy.generate_many, cleanup.pop_all())
 
     def _collective_generation(self) -> str | None:

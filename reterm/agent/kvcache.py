@@ -1,0 +1,245 @@
+"""Prefix KV caches kept between turns, so each turn of an episode prefills only what is new.
+
+An agent's prompt at turn k+1 is its prompt at turn k, the reply it sampled, and the new observation. Re-encoding the
+whole conversation every turn (what `model.generate` on full prompts does) made prefill most of the generation time
+at 48-128 new tokens a turn. `PrefixCache` keeps, per conversation, the key/value states of the tokens it has already
+seen, keyed by those token ids; `generate_cached` looks up the longest cached prefix of each prompt, prefills only the
+rest, decodes all prompts of a batch together, and stores each row's states for its next turn.
+
+Why our own and not transformers' continuous batching (`generate_batch` / `ContinuousBatchingManager`, which has
+prefix sharing over paged blocks): its logprobs are taken after temperature and top-p (ReTerm records the model's
+own logprobs, which GRPO's importance ratios and the SFT data rely on), its sampling runs in the manager's thread
+with its own seed (lockstep GRPO seeds each round itself, for exact resume), and prefix reuse comes in whole pages.
+Measured numbers are in benchmarks/RESULTS.md.
+
+How it stays exact: keys are token ids, never text, so a hit covers exactly the tokens the model would re-encode;
+decoding follows `model.generate`'s steps (first token from the prefill's last logits, finished rows fed the pad
+token, the same temperature and top-p warpers, one `torch.multinomial` over the whole batch per step), so greedy ids
+are the same and logprobs agree to float rounding (the two paths group the arithmetic differently). Tested against
+the uncached path on tiny random models and SmolLM2 (tests/test_kvcache.py).
+
+Sharing: a lookup matches any entry's longest common prefix, so conversations that begin alike (the system prompt,
+the G forks of one failure state) reuse one another's states, and identical prompts in one batch are prefilled once.
+
+Memory: storing a conversation's new state drops the entries it extends; `release` drops a finished conversation's;
+past `max_tokens` cached tokens the least recently used entries are evicted, to be recomputed if asked for again.
+Only models whose every layer uses a plain full-attention `DynamicLayer` qualify (`supports_prefix_cache`); others
+(sliding windows, hybrid caches) keep the uncached path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+import torch
+from transformers import (DynamicCache, LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper,
+                          TopPLogitsWarper)
+from transformers.cache_utils import DynamicLayer
+
+from reterm.agent.policy import sampled_logprobs
+
+
+def supports_prefix_cache(model) -> bool:
+    """True when `model`'s cache is one plain `DynamicLayer` per layer (full attention, nothing sliding or shared)."""
+    try:
+        cache = DynamicCache(config=model.config)
+    except Exception:  # a config the cache cannot read: do not guess
+        return False
+    return bool(cache.layers) and all(type(layer) is DynamicLayer for layer in cache.layers)
+
+
+@dataclass
+class _Entry:
+    ids: list[int]
+    kv: list[tuple[torch.Tensor, torch.Tensor]]  # per layer: keys, values, each [1, heads, len(ids), head_dim]
+    used: int = 0
+
+
+@dataclass
+class PrefixCache:
+    """Key/value states of conversations, keyed by the token ids they cover; at most `max_tokens` tokens in all."""
+
+    max_tokens: int = 65536
+    entries: list[_Entry] = field(default_factory=list)
+    stats: dict = field(default_factory=lambda: {"reused_tokens": 0, "prefilled_tokens": 0, "evicted_tokens": 0,
+                                                 "peak_tokens": 0})
+
+    def __post_init__(self):
+        if self.max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
+        self._lock = threading.Lock()
+        self._clock = itertools.count(1)
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(e.ids) for e in self.entries)
+
+    def lookup(self, ids: list[int]) -> tuple[_Entry | None, int]:
+        """The entry sharing the longest prefix with `ids`, and that prefix's length; at most len(ids) - 1, since
+        the last prompt token must be fed to get the next token's logits."""
+        best, best_n = None, 0
+        with self._lock:
+            for e in self.entries:
+                n = _common_prefix(e.ids, ids, len(ids) - 1)
+                if n > best_n:
+                    best, best_n = e, n
+            if best is not None:
+                best.used = next(self._clock)
+        return best, best_n
+
+    def store(self, ids: list[int], kv: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
+        """Keeps the states of `ids`, replacing the entries it extends; evicts least recently used ones past the cap."""
+        if not ids:
+            return
+        with self._lock:
+            self.entries = [e for e in self.entries if not _is_prefix(e.ids, ids)]
+            self.entries.append(_Entry(list(ids), kv, next(self._clock)))
+            total = sum(len(e.ids) for e in self.entries)
+            self.stats["peak_tokens"] = max(self.stats["peak_tokens"], total)
+            self.entries.sort(key=lambda e: e.used)
+            while total > self.max_tokens and self.entries:
+                gone = self.entries.pop(0)
+                total -= len(gone.ids)
+                self.stats["evicted_tokens"] += len(gone.ids)
+
+    def release(self, ids: list[int]) -> None:
+        """Drops the states of a finished conversation: entries that `ids` extends or that extend `ids` (its last
+        stored state may hold a final reply that `ids` lacks, or `ids` an observation the state lacks)."""
+        with self._lock:
+            self.entries = [e for e in self.entries if not (_is_prefix(e.ids, ids) or _is_prefix(ids, e.ids))]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.entries = []
+
+
+def _is_prefix(a: list[int], b: list[int]) -> bool:
+    return len(a) <= len(b) and b[: len(a)] == a
+
+
+def _common_prefix(a: list[int], b: list[int], limit: int) -> int:
+    n = min(len(a), len(b), limit)
+    if a[:n] == b[:n]:  # the usual case, a conversation's next turn: one C-level comparison
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo] and a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@dataclass
+class CachedGeneration:
+    token_ids: list[int]
+    logprobs: list[float]
+    finished: bool  # ended on an end-of-sequence token
+
+
+def _warpers(temperature: float, top_p: float, top_k: int) -> LogitsProcessorList:
+    """The warpers `model.generate(do_sample=True, temperature=t, top_p=p, top_k=k)` applies, in its order."""
+    warpers = LogitsProcessorList()
+    if temperature != 1.0:
+        warpers.append(TemperatureLogitsWarper(temperature))
+    if top_k > 0:
+        warpers.append(TopKLogitsWarper(top_k))
+    if top_p < 1.0:
+        warpers.append(TopPLogitsWarper(top_p))
+    return warpers
+
+
+def _prefill(model, ids: list[int], cache: PrefixCache) -> tuple[list[tuple[torch.Tensor, torch.Tensor]], torch.Tensor]:
+    """Runs the part of `ids` not in `cache`; returns the states of all of `ids` and the last position's logits."""
+    entry, n = cache.lookup(ids)
+    past = DynamicCache()
+    if entry is not None:
+        for layer, (k, v) in enumerate(entry.kv):
+            past.update(k[:, :, :n], v[:, :, :n], layer)
+    new = torch.tensor([ids[n:]], dtype=torch.long)
+    out = model(input_ids=new, cache=past, position_ids=torch.arange(n, len(ids)).unsqueeze(0), use_cache=True,
+                logits_to_keep=1)
+    cache.stats["reused_tokens"] += n
+    cache.stats["prefilled_tokens"] += len(ids) - n
+    kv = [(layer.keys, layer.values) for layer in past.layers]  # the forward extended `past` in place
+    cache.store(ids, kv)  # the next prompt of this batch may share a prefix with this one (the system prompt)
+    return kv, out.logits[0, -1].float()
+
+
+def _batched_past(rows: list[list[tuple[torch.Tensor, torch.Tensor]]], lengths: list[int]) -> DynamicCache:
+    """One left-padded batch cache from per-row states of different lengths (as `generate` lays out a batch)."""
+    width = max(lengths)
+    past = DynamicCache()
+    for layer in range(len(rows[0])):
+        k0 = rows[0][layer][0]
+        keys = k0.new_zeros((len(rows), k0.shape[1], width, k0.shape[3]))
+        values = keys.clone()
+        for i, row in enumerate(rows):
+            keys[i, :, width - lengths[i]:] = row[layer][0][0]
+            values[i, :, width - lengths[i]:] = row[layer][1][0]
+        past.update(keys, values, layer)
+    return past
+
+
+def generate_cached(model, prompts: list[list[int]], cache: PrefixCache, max_new_tokens: int, temperature: float,
+                    top_p: float, top_k: int, eos_ids: set[int], pad_id: int,
+                    stop: threading.Event | None = None) -> list[CachedGeneration]:
+    """Generates a reply for every prompt, reusing and updating `cache`; `temperature` 0 is greedy. When `stop` is
+    set the batch ends after the current token (the run is being stopped; its replies are cut short)."""
+    unique: dict[tuple, int] = {}
+    for p in prompts:  # identical prompts (the G forks of one failure state) are prefilled once
+        unique.setdefault(tuple(p), len(unique))
+    prefilled = [_prefill(model, list(p), cache) for p in unique]
+    rows = [prefilled[unique[tuple(p)]] for p in prompts]
+    lengths = [len(p) for p in prompts]
+    past = _batched_past([kv for kv, _ in rows], lengths)
+    width = max(lengths)
+    attention = torch.zeros((len(prompts), width), dtype=torch.long)
+    for i, n in enumerate(lengths):
+        attention[i, width - n:] = 1
+    logits = torch.stack([last for _, last in rows])
+    tokens, logprobs = _decode(model, past, attention, logits, lengths, max_new_tokens, temperature, top_p, top_k,
+                               eos_ids, pad_id, stop)
+    results = []
+    for i, p in enumerate(prompts):
+        ids = tokens[i]
+        keep = len(p) + len(ids) - 1  # the last sampled token was never fed to the model
+        start = width - len(p)
+        cache.store(list(p) + ids[:-1], [(layer.keys[i:i + 1, :, start:start + keep].clone(),
+                                          layer.values[i:i + 1, :, start:start + keep].clone())
+                                         for layer in past.layers])
+        results.append(CachedGeneration(ids, logprobs[i], bool(ids) and ids[-1] in eos_ids))
+    return results
+
+
+def _decode(model, past: DynamicCache, attention: torch.Tensor, logits: torch.Tensor, lengths: list[int],
+            max_new_tokens: int, temperature: float, top_p: float, top_k: int, eos_ids: set[int], pad_id: int,
+            stop: threading.Event | None):
+    """`model.generate`'s decoding loop over a left-padded batch cache; returns per-row token ids and logprobs."""
+    batch = len(lengths)
+    warpers = None if temperature == 0 else _warpers(temperature, top_p, top_k)
+    eos = torch.tensor(sorted(eos_ids), dtype=torch.long)
+    live = torch.ones(batch, dtype=torch.bool)
+    positions = torch.tensor(lengths, dtype=torch.long).unsqueeze(1)
+    tokens: list[list[int]] = [[] for _ in range(batch)]
+    logprobs: list[list[float]] = [[] for _ in range(batch)]
+    for step in range(max_new_tokens):
+        if warpers is None:
+            chosen = logits.argmax(dim=-1)
+        else:
+            chosen = torch.multinomial(torch.softmax(warpers(None, logits), dim=-1), num_samples=1).squeeze(1)
+        lp = sampled_logprobs(logits.unsqueeze(1), chosen.unsqueeze(1), temperature).squeeze(1)
+        for i in live.nonzero().flatten().tolist():
+            tokens[i].append(int(chosen[i]))
+            logprobs[i].append(float(lp[i]))
+        live &= ~torch.isin(chosen, eos)
+        if not live.any() or step == max_new_tokens - 1 or (stop is not None and stop.is_set()):
+            break
+        fed = torch.where(live, chosen, torch.full_like(chosen, pad_id)).unsqueeze(1)
+        attention = torch.cat([attention, attention.new_ones((batch, 1))], dim=1)
+        out = model(input_ids=fed, attention_mask=attention, position_ids=positions + step, cache=past, use_cache=True)
+        logits = out.logits[:, -1].float()
+    return tokens, logprobs
