@@ -219,12 +219,14 @@ def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow
     report = {"model": model, "policy": policy, "format": reply_format, **summarize_eval(rows, k)}
     (out / "eval.json").write_text(json.dumps(report, indent=2) + "\n")
     cols = ["pass@1"] + ([f"pass@{k}"] if k > 1 else [])
-    table = Table("group", "name", "tasks", *cols, "infra")
+    table = Table("group", "name", "tasks", *cols, "pass@1 95% CI", "infra")
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+    interval = lambda ci: "-" if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"  # noqa: E731
     rows = [("overall", "", report["overall"])] + [(g[3:], name, agg) for g in ("by_category", "by_family")
                                                    for name, agg in report[g].items()]
     for group, name, agg in rows:
-        table.add_row(group, name, str(agg["tasks"]), *(fmt(agg[c]) for c in cols), str(agg["infra_errors"]))
+        table.add_row(group, name, str(agg["tasks"]), *(fmt(agg[c]) for c in cols), interval(agg["pass@1_ci95"]),
+                      str(agg["infra_errors"]))
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "k": k, "output": str(out)}))
 
@@ -304,11 +306,12 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
     report = {"model": model, "bench": str(bench), **report}
     (out / "recovery.json").write_text(json.dumps(report, indent=2) + "\n")
     rb.plot(report, out / "recovery.png", f"recovery rate per error category: {Path(model).name} (k={k})")
-    table = Table("error category", "states", "attempts", "recovered", "infra", "recovery rate")
+    table = Table("error category", "states", "attempts", "recovered", "infra", "recovery rate", "95% CI")
     for cat, row in report["by_category"].items():
         rate = "-" if row["recovery_rate"] is None else f"{row['recovery_rate']:.3f}"
+        ci = "-" if row["ci95"] is None else f"[{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]"
         table.add_row(cat, str(row["states"]), str(row["attempts"]), str(row["recovered"]),
-                      str(row["infra_errors"]), rate)
+                      str(row["infra_errors"]), rate, ci)
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "output": str(out)}))
 

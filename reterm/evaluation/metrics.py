@@ -1,7 +1,8 @@
-"""pass@k over repeated samples, per task, family and category."""
+"""pass@k over repeated samples, per task, family and category, with 95% intervals over tasks."""
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from math import comb, sqrt
 
@@ -36,6 +37,7 @@ def summarize_eval(rows: list[dict], k: int) -> dict:
         return {"tasks": len(tasks), "scored_tasks": len(scored),
                 "pass@1": round(sum(t["pass@1"] for t in scored) / len(scored), 4) if scored else None,
                 f"pass@{k}": round(sum(t[f"pass@{k}"] for t in with_k) / len(with_k), 4) if with_k else None,
+                "pass@1_ci95": task_interval([(t["c"], t["n"]) for t in scored]),
                 "infra_errors": sum(t["infra"] for t in tasks)}
 
     groups: dict[str, dict[str, list]] = {"family": defaultdict(list), "category": defaultdict(list)}
@@ -60,3 +62,19 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def task_interval(tasks: list[tuple[int, int]], resamples: int = 2000, seed: int = 0) -> list[float] | None:
+    """95% interval of pass@1 over tasks, from (passes, samples) per scored task. With one sample a task the tasks
+    are Bernoulli draws: the Wilson interval. With more, a task's samples are not independent of each other, so the
+    interval is a percentile bootstrap over tasks (resampling whole tasks, fixed seed: the same rows give the same
+    interval). None when no task was scored."""
+    if not tasks:
+        return None
+    if all(n == 1 for _, n in tasks):
+        low, high = wilson_interval(sum(c for c, _ in tasks), len(tasks))
+        return [round(low, 4), round(high, 4)]
+    rates = [c / n for c, n in tasks]
+    rng = random.Random(seed)
+    means = sorted(sum(rng.choices(rates, k=len(rates))) / len(rates) for _ in range(resamples))
+    return [round(means[int(0.025 * resamples)], 4), round(means[int(0.975 * resamples) - 1], 4)]

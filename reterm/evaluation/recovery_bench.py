@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reterm.agent.episode import run_episode
+from reterm.evaluation.metrics import wilson_interval
 from reterm.failures import fork_points
 from reterm.failures.state import FailureState
 from reterm.tasks import load_task
@@ -127,6 +128,14 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
     return recovery_report(attempts, k)
 
 
+def _rate(recovered: int, scored: int) -> dict:
+    """A recovery rate and its 95% Wilson interval over scored attempts (attempts from one state are not
+    independent, so with K > 1 the interval is narrower than one over states would be)."""
+    ci = wilson_interval(recovered, scored)
+    return {"recovery_rate": round(recovered / scored, 4) if scored else None,
+            "ci95": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
+
+
 def recovery_report(attempts: list[dict], k: int) -> dict:
     by_cat: dict[str, dict] = {}
     for a in attempts:
@@ -142,13 +151,12 @@ def recovery_report(attempts: list[dict], k: int) -> dict:
     table = {}
     for cat, c in sorted(by_cat.items()):
         table[cat] = {"states": len(c["states"]), "attempts": c["attempts"], "recovered": c["recovered"],
-                      "infra_errors": c["infra"],
-                      "recovery_rate": round(c["recovered"] / c["scored"], 4) if c["scored"] else None}
+                      "infra_errors": c["infra"], **_rate(c["recovered"], c["scored"])}
     scored = sum(c["scored"] for c in by_cat.values())
     return {"k": k, "by_category": table,
             "overall": {"states": len({a["state"] for a in attempts}), "attempts": len(attempts),
-                        "recovery_rate": round(sum(c["recovered"] for c in by_cat.values()) / scored, 4)
-                        if scored else None},
+                        "recovered": sum(c["recovered"] for c in by_cat.values()),
+                        **_rate(sum(c["recovered"] for c in by_cat.values()), scored)},
             "attempts": sorted(attempts, key=lambda a: (a["state"], a["attempt"]))}
 
 

@@ -1,0 +1,53 @@
+"""Intervals in the evaluation and recovery reports: what a reader compares two models with."""
+
+from __future__ import annotations
+
+import pytest
+
+from reterm.evaluation import recovery_bench as rb
+from reterm.evaluation.metrics import summarize_eval, task_interval, wilson_interval
+
+
+def _rows(passes_per_task: list[list[bool]]) -> list[dict]:
+    return [{"task_id": f"t{i}", "passed": p, "family": "f", "category": "c"}
+            for i, samples in enumerate(passes_per_task) for p in samples]
+
+
+def test_one_sample_a_task_gives_the_wilson_interval_over_tasks():
+    report = summarize_eval(_rows([[True]] * 3 + [[False]] * 17), k=1)["overall"]
+    low, high = wilson_interval(3, 20)
+    assert report["pass@1"] == 0.15
+    assert report["pass@1_ci95"] == [round(low, 4), round(high, 4)]
+    assert report["pass@1_ci95"][0] < 0.15 < report["pass@1_ci95"][1]
+
+
+def test_all_failed_still_has_an_upper_bound():
+    low, high = summarize_eval(_rows([[False]] * 20), k=1)["overall"]["pass@1_ci95"]
+    assert low == 0.0 and 0.1 < high < 0.2  # 0/20 does not mean the rate is 0
+
+
+def test_several_samples_a_task_resample_whole_tasks():
+    # tasks either always or never pass: 4 samples a task carry no more information than one, so the interval
+    # must be as wide as for 10 tasks, not as narrow as for 40 independent samples
+    clustered = task_interval([(4, 4)] * 5 + [(0, 4)] * 5)
+    pooled = wilson_interval(20, 40)
+    assert clustered[0] < 0.5 < clustered[1]
+    assert clustered[1] - clustered[0] > pooled[1] - pooled[0]
+    assert task_interval([(4, 4)] * 5 + [(0, 4)] * 5) == clustered  # seeded: the same rows, the same interval
+
+
+def test_no_scored_task_has_no_interval():
+    assert task_interval([]) is None
+    rows = [{"task_id": "t", "passed": False, "infra_error": "verifier timed out", "family": "f", "category": "c"}]
+    assert summarize_eval(rows, k=1)["overall"]["pass@1_ci95"] is None
+
+
+def test_recovery_report_gives_intervals_per_category_and_overall():
+    attempts = [{"state": f"s{i // 2}", "attempt": i % 2, "category": "wrong_path", "passed": i < 3,
+                 "infra_error": None} for i in range(10)]
+    attempts.append({"state": "s9", "attempt": 0, "category": "timeout", "passed": False, "infra_error": "boom"})
+    report = rb.recovery_report(attempts, 2)
+    row = report["by_category"]["wrong_path"]
+    assert row["recovery_rate"] == 0.3 and row["ci95"][0] < 0.3 < row["ci95"][1]
+    assert report["by_category"]["timeout"]["ci95"] is None  # nothing scored
+    assert report["overall"]["recovered"] == 3 and report["overall"]["recovery_rate"] == pytest.approx(0.3)
