@@ -163,7 +163,7 @@ def test_shipped_recipes_parse(tmp_path):
         assert reterm_args.train_on == "trainable"
         # selection, not memorisation: validation loss picks the checkpoint, and stops a run that stopped improving
         assert training_args.eval_strategy == "steps" and training_args.load_best_model_at_end
-        assert training_args.metric_for_best_model == "eval_loss" and training_args.learning_rate < 1e-4
+        assert training_args.metric_for_best_model == "eval_loss" and training_args.learning_rate <= 1e-4
         assert training_args.save_steps % training_args.eval_steps == 0 and reterm_args.early_stopping_patience > 0
     with pytest.raises(ValueError):
         prepare_dataset(None, None, train_on="everything")
