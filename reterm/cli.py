@@ -221,14 +221,18 @@ def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow
     cols = ["pass@1"] + ([f"pass@{k}"] if k > 1 else [])
     table = Table("group", "name", "tasks", *cols, "pass@1 95% CI", "infra")
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
-    interval = lambda ci: "-" if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"  # noqa: E731
     rows = [("overall", "", report["overall"])] + [(g[3:], name, agg) for g in ("by_category", "by_family")
                                                    for name, agg in report[g].items()]
     for group, name, agg in rows:
-        table.add_row(group, name, str(agg["tasks"]), *(fmt(agg[c]) for c in cols), interval(agg["pass@1_ci95"]),
+        table.add_row(group, name, str(agg["tasks"]), *(fmt(agg[c]) for c in cols), _interval(agg["pass@1_ci95"]),
                       str(agg["infra_errors"]))
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "k": k, "output": str(out)}))
+
+
+def _interval(ci: list[float] | None) -> str:
+    """A report's 95% interval as a table cell."""
+    return "-" if ci is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 @main.group("recovery-bench")
@@ -309,9 +313,8 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
     table = Table("error category", "states", "attempts", "recovered", "infra", "recovery rate", "95% CI")
     for cat, row in report["by_category"].items():
         rate = "-" if row["recovery_rate"] is None else f"{row['recovery_rate']:.3f}"
-        ci = "-" if row["ci95"] is None else f"[{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]"
         table.add_row(cat, str(row["states"]), str(row["attempts"]), str(row["recovered"]),
-                      str(row["infra_errors"]), rate, ci)
+                      str(row["infra_errors"]), rate, _interval(row["ci95"]))
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "output": str(out)}))
 

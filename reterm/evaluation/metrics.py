@@ -64,6 +64,12 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def ci95(successes: int, n: int) -> list[float] | None:
+    """The Wilson interval as the reports store it: [low, high] rounded to 4 places, None when n = 0."""
+    ci = wilson_interval(successes, n)
+    return [round(ci[0], 4), round(ci[1], 4)] if ci else None
+
+
 def task_interval(tasks: list[tuple[int, int]], resamples: int = 2000, seed: int = 0) -> list[float] | None:
     """95% interval of pass@1 over tasks, from (passes, samples) per scored task. With one sample a task the tasks
     are Bernoulli draws: the Wilson interval. With more, a task's samples are not independent of each other, so the
@@ -72,8 +78,7 @@ def task_interval(tasks: list[tuple[int, int]], resamples: int = 2000, seed: int
     if not tasks:
         return None
     if all(n == 1 for _, n in tasks):
-        low, high = wilson_interval(sum(c for c, _ in tasks), len(tasks))
-        return [round(low, 4), round(high, 4)]
+        return ci95(sum(c for c, _ in tasks), len(tasks))
     rates = [c / n for c, n in tasks]
     rng = random.Random(seed)
     means = sorted(sum(rng.choices(rates, k=len(rates))) / len(rates) for _ in range(resamples))

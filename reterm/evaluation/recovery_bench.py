@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reterm.agent.episode import run_episode
-from reterm.evaluation.metrics import wilson_interval
+from reterm.evaluation.metrics import ci95
 from reterm.failures import fork_points
 from reterm.failures.state import FailureState
 from reterm.tasks import load_task
@@ -131,9 +131,7 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
 def _rate(recovered: int, scored: int) -> dict:
     """A recovery rate and its 95% Wilson interval over scored attempts (attempts from one state are not
     independent, so with K > 1 the interval is narrower than one over states would be)."""
-    ci = wilson_interval(recovered, scored)
-    return {"recovery_rate": round(recovered / scored, 4) if scored else None,
-            "ci95": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
+    return {"recovery_rate": round(recovered / scored, 4) if scored else None, "ci95": ci95(recovered, scored)}
 
 
 def recovery_report(attempts: list[dict], k: int) -> dict:
@@ -153,10 +151,10 @@ def recovery_report(attempts: list[dict], k: int) -> dict:
         table[cat] = {"states": len(c["states"]), "attempts": c["attempts"], "recovered": c["recovered"],
                       "infra_errors": c["infra"], **_rate(c["recovered"], c["scored"])}
     scored = sum(c["scored"] for c in by_cat.values())
+    recovered = sum(c["recovered"] for c in by_cat.values())
     return {"k": k, "by_category": table,
             "overall": {"states": len({a["state"] for a in attempts}), "attempts": len(attempts),
-                        "recovered": sum(c["recovered"] for c in by_cat.values()),
-                        **_rate(sum(c["recovered"] for c in by_cat.values()), scored)},
+                        "recovered": recovered, **_rate(recovered, scored)},
             "attempts": sorted(attempts, key=lambda a: (a["state"], a["attempt"]))}
 
 
