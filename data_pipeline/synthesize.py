@@ -11,6 +11,9 @@ in parts, `cat >` then `cat >>`) and a mistake is injected at one step:
 - a reply mistake, the way a small model really fails: a reply with no readable command (`unparseable_reply`: the
   format's own corrective message is the observation), or a claim of being done before the task is (the tests run
   and fail: `premature_completion`).
+- a repeated mistake (`repeat_mistake`): a perturbed command fails, and the agent runs the very same command again
+  and gets the same error, the way a small model loops (`repeated_failure`, the category a policy's own failures
+  fall in most often); the teacher then breaks the loop with the corrected step.
 - none (`clean`, once per task): the task start, from which the teacher writes a clean episode.
 
 A state is a `FailureState` (reterm/failures/state.py) holding the steps to replay (deterministic, fast), the
@@ -46,8 +49,9 @@ from reterm import stopping
 PERTURBATIONS = ("typo_command", "wrong_path", "skip_step", "swap_steps", "wrong_flag", "drop_env_prefix",
                  "truncate_heredoc", "drop_bound", "skip_write")
 REPLY_MISTAKES = (failures.UNPARSEABLE_REPLY, failures.PREMATURE_COMPLETION)
+REPEAT = "repeat_mistake"
 CLEAN = "clean"
-KINDS = PERTURBATIONS + REPLY_MISTAKES + (CLEAN,)
+KINDS = PERTURBATIONS + REPLY_MISTAKES + (REPEAT, CLEAN)
 # A step is one agent reply: with the teacher's sentence before it, it must fit the reply budget
 # (reterm.options.REPLY_TOKENS, checked exactly by `build`); SmolLM2 spends about one token per 2.8 characters of
 # these scripts, so 240 characters leave room for a sentence of up to ~25 tokens.
@@ -223,6 +227,8 @@ def synthesize_one(backend, task, kind: str, seed: int, timeout: float = STEP_TI
         return _state(task, kind, seed, [], _start(task), failures.OK, "", original, 0, turn=-1)
     if kind in REPLY_MISTAKES:
         return _reply_mistake(backend, task, kind, seed, original, rng, timeout)
+    if kind == REPEAT:
+        return _repeated_mistake(backend, task, seed, original, rng, timeout)
     steps = perturb(original, kind, rng)
     if steps is None:
         return None
@@ -237,6 +243,31 @@ def synthesize_one(backend, task, kind: str, seed: int, timeout: float = STEP_TI
     if v.reward is None or v.passed:
         return None  # infra trouble, or the perturbation did not break anything
     return _state(task, kind, seed, steps, messages, failures.WRONG_OUTPUT, "", original, broken)
+
+
+def _repeated_mistake(backend, task, seed, original, rng, timeout, tries: int = 3) -> FailureState | None:
+    """A perturbation runs until a step fails; then that same step runs once more and fails the same way: the state
+    after the repeat, labelled `repeated_failure`. Perturbations are tried in a seeded order, up to `tries` that
+    apply (one that breaks no step leaves a wrong output, with no failing command to repeat); None if none does."""
+    for kind in rng.sample(PERTURBATIONS, len(PERTURBATIONS)):
+        if tries == 0:
+            break
+        if (steps := perturb(original, kind, rng)) is None:
+            continue
+        tries -= 1
+        broken = first_divergence(original, steps)
+        messages = _start(task)
+        with backend.start(task) as sb:
+            for n, step in enumerate(steps):
+                label, _ = _run_step(sb, step, messages, timeout)
+                if label == failures.OK:
+                    continue
+                again, output = _run_step(sb, step, messages, timeout)
+                if again != label:
+                    break
+                return _state(task, REPEAT, seed, [*steps[: n + 1], step], messages, failures.REPEATED_FAILURE,
+                              output, original, broken, perturbation=f"{REPEAT}:{kind}")
+    return None
 
 
 def _start(task) -> list[dict]:
@@ -291,12 +322,13 @@ def _reply_mistake(backend, task, kind, seed, original, rng, timeout) -> Failure
     return _state(task, kind, seed, original[:i], messages, kind, note, original, i)
 
 
-def _state(task, kind, seed, steps, messages, label, output, original, broken, turn=None) -> FailureState:
+def _state(task, kind, seed, steps, messages, label, output, original, broken, turn=None,
+           perturbation=None) -> FailureState:
     return FailureState(id=f"{task.id}:{kind}:{seed}", task_id=task.id, task_path=str(task.path), history=messages,
                         turn=sum(m["role"] == "assistant" for m in messages) - 1 if turn is None else turn,
                         category=label, evidence=output[-EVIDENCE_CHARS:], source="synthesized",
                         family=task.family, task_category=task.category, format=SimpleFormat.name, steps=steps,
-                        perturbation=kind, seed=seed, solution_steps=original, broken_step=broken)
+                        perturbation=perturbation or kind, seed=seed, solution_steps=original, broken_step=broken)
 
 
 def plan(tasks, variants: int, base_seed: int = 0) -> list[tuple]:

@@ -7,7 +7,8 @@ A synthesized state knows the reference steps and which one the injected mistake
 1. sometimes (about one time in three) a look first: `ls`, `cat` of the file involved, `command -v`, `--help`;
 2. the recovery turn: one short sentence naming what went wrong, grounded in the actual message (the command, path,
    module or exception it names; a pool of wordings with slots filled from the error; sometimes no sentence), then
-   only the corrected step;
+   only the corrected step (after a repeated failure the sentence says that retrying did not help, or names the
+   error after a short "again");
 3. the remaining reference steps, one per turn, then `TASK_COMPLETE`.
 
 A clean start (`category` ok) gives a clean episode: every step, one per turn, then done. A collected state (a
@@ -74,12 +75,20 @@ _SAID = {
         "My last reply had no command block.", "That reply could not be run; here is the command in a bash block.",
         "The command must go in a fenced bash block.", "Reformatting: one bash block this time.",
         "No command was found in my reply. Again, properly:", "I must give the command in a bash block."),
+    failures.REPEATED_FAILURE: (
+        "That failed twice the same way; running it again will not help.",
+        "Same error again: the step itself is wrong.",
+        "Repeating the command changed nothing. Fixing the cause instead.", "I ran the same failing command twice.",
+        "The same error twice (`{line}`): it needs a change, not a retry.", "Retrying unchanged is pointless.",
+        "Still `{line}`. A retry will not fix it.", "Second identical failure, so I change the command."),
     failures.PREMATURE_COMPLETION: (
         "Not done yet: the tests fail.", "I stopped too early; `{file}` still needs this step.",
         "The tests failed, so the task is not finished.", "I claimed completion too soon.",
         "The task is not complete. Next step:", "Still work left before the task is done.",
         "The tests disagree: I am not done."),
 }
+_AGAIN = ("Same error again. ", "Again the same failure. ", "Retrying did not help. ", "Twice now. ",
+          "Running it again was a mistake. ")
 _GENERIC = ("The last command failed: `{line}`.", "That failed with `{line}`.", "Error: `{line}`.",
             "It printed `{line}`, so that step needs fixing.", "`{line}` - the command was wrong.",
             "That did not work (`{line}`).", "The error says `{line}`.")
@@ -115,8 +124,9 @@ def evidence_line(evidence: str, history: list[dict]) -> str:
     return ""
 
 
-def facts(state, step: str) -> dict[str, str]:
-    """The slots a sentence can name, from the state's error and the corrected `step`."""
+def facts(state, step: str, category: str | None = None) -> dict[str, str]:
+    """The slots a sentence can name, from the state's error and the corrected `step` (`category`: the error's
+    own category when it differs from the state's, as for a repeated failure)."""
     line = evidence_line(state.evidence, state.history)
     out = {"line": line}
     first = step.split("\n")[0]
@@ -125,7 +135,7 @@ def facts(state, step: str) -> dict[str, str]:
         out["good"] = good
     if m := re.search(r"(?:^|: )([^\s:]+): (?:command )?not found", state.evidence, re.M):
         out["bad"] = m.group(1)
-    if state.category == failures.TIMEOUT:
+    if (category or state.category) == failures.TIMEOUT:
         last = [m["content"] for m in state.history if m["role"] == "assistant"][-1:]
         if last and (m := re.search(r"```bash\n(\S+)", last[0])):
             out["bad"] = m.group(1)
@@ -151,6 +161,22 @@ def sentence(category: str, slots: dict[str, str], rng: random.Random, then: boo
     usable = [t for t in pool if all(slots.get(k) for k in re.findall(r"{(\w+)}", t))]
     rng.shuffle(usable)
     return [t.format(**slots) + (rng.choice(_THEN) if then else "") for t in usable]
+
+
+def underlying(state) -> str:
+    """The category of a repeated failure's own error (what the repeated command keeps failing with)."""
+    last = state.history[-1]["content"] if state.history else ""
+    timed_out = "[timed out" in last
+    return failures.classify_result(state.evidence, None if timed_out else 1, timed_out)
+
+
+def repeat_sentences(state, slots: dict[str, str], rng: random.Random, then: bool = True) -> list[str]:
+    """For a repeated failure: a sentence about the loop, or one about the error itself after a short "again"."""
+    own = sentence(failures.REPEATED_FAILURE, slots, rng, then)
+    cause = [rng.choice(_AGAIN) + s for s in sentence(underlying(state), slots, rng, then)]
+    mixed = own + cause
+    rng.shuffle(mixed)
+    return mixed
 
 
 def look_command(category: str, step: str, slots: dict[str, str], rng: random.Random) -> str | None:
@@ -222,9 +248,12 @@ class OracleTeacher(Policy):
         return self._block(command)
 
     def _recovery(self, state, step: str, rng: random.Random) -> list[str]:
-        slots = facts(state, step)
-        look = look_command(state.category, step, slots, rng) if rng.random() < LOOK_RATE else None
-        said = sentence(state.category, slots, rng, then=look is None)
+        repeated = state.category == failures.REPEATED_FAILURE
+        category = underlying(state) if repeated else state.category
+        slots = facts(state, step, category)
+        look = look_command(category, step, slots, rng) if rng.random() < LOOK_RATE else None
+        said = (repeat_sentences(state, slots, rng, then=look is None) if repeated else
+                sentence(state.category, slots, rng, then=look is None))
         if rng.random() < SILENT_RATE:
             said = []
         if look is None:

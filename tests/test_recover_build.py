@@ -132,3 +132,14 @@ def test_build_without_verified_rows_is_a_clear_error(tmp_path):
     p.write_text(json.dumps({"key": "x", "state_key": "s", "passed": False}) + "\n")
     assert build_mod.main(["--attempts", str(p), "--out", str(tmp_path / "o")]) == 2
     assert not (tmp_path / "o").exists()
+
+
+def test_a_repeated_failure_is_recovered_and_neither_repeat_is_trained(states):
+    state = next(s for s in load_jsonl(states) if s.category == failures.REPEATED_FAILURE)
+    r = recover_state(state, get_backend("local"), k=1, teacher="oracle")[0]
+    assert r["passed"] and r["teacher_errors"] == 0
+    n_hist = len(state.history)
+    wrong = [i for i, m in enumerate(state.history) if m["role"] == "assistant"][-2:]
+    assert state.history[wrong[0]] == state.history[wrong[1]]
+    assert not r["trainable"][wrong[0]] and not r["trainable"][wrong[1]]
+    assert any(r["trainable"][n_hist:])

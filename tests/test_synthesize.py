@@ -143,3 +143,19 @@ def test_the_new_families_fail_in_their_own_categories():
     crash = synthesize_one(backend, tasks["crash-data"], "skip_write", 0)
     assert crash.category == failures.RUNTIME_EXCEPTION and "ValueError" in crash.evidence
     assert crash.broken_step == 0 and crash.steps == ["python3 /app/report.py"]
+
+
+def test_a_repeated_mistake_runs_the_same_failing_command_twice():
+    """The loop a small model falls into: the failing command again, the same error again."""
+    backend = get_backend("local")
+    task = next(t for t in suites.load("basic", "train") if t.family == "exec-bit")
+    state = synthesize_one(backend, task, "repeat_mistake", seed=0)
+    assert state.category == failures.REPEATED_FAILURE and state.perturbation.startswith("repeat_mistake:")
+    replies = [m["content"] for m in state.history if m["role"] == "assistant"]
+    assert replies[-1] == replies[-2] and state.steps[-1] == state.steps[-2]
+    assert "Permission denied" in state.history[-1]["content"] and "Permission denied" in state.evidence
+    # the episode classifier labels the second run the same way
+    cmd = state.steps[-1]
+    assert failures.classify_step([{"output": state.evidence, "exit_code": 126, "timed_out": False}], None,
+                                  [cmd], [cmd]) == failures.REPEATED_FAILURE
+    assert state.turn == len(replies) - 1 and state.broken_step == 0

@@ -70,3 +70,21 @@ def test_a_file_written_in_parts_is_redone_from_its_first_part():
 def test_a_clean_start_is_played_as_a_clean_episode():
     state = _state(failures.OK, "", [], broken=0)
     assert _teacher(state).replies[:-1] == [f"```bash\n{s}\n```" for s in STEPS]
+
+
+def test_a_repeated_failure_is_broken_by_the_fix_not_another_retry():
+    typo = STEPS[1].replace("printf", "pritnf")
+    state = _state(failures.REPEATED_FAILURE, "bash: line 6: pritnf: command not found", [STEPS[0], typo, typo],
+                   sid="t:repeat_mistake:0")
+    firsts = set()
+    for attempt in range(60):
+        replies = _teacher(state, attempt).replies
+        fix = next(i for i, r in enumerate(replies) if f"```bash\n{STEPS[1]}\n```" in r)
+        assert fix <= 1 and replies[fix + 1:] == [f"```bash\n{STEPS[2]}\n```", replies[-1]]
+        assert typo not in "".join(replies)  # never the failing command a third time
+        firsts.add(replies[0].split("```")[0].strip())
+    said = [s for s in firsts if s]
+    assert len(said) >= 10
+    # some sentences speak of the loop, some name the error itself after a short "again"
+    assert any("twice" in s or "again" in s.lower() or "retry" in s.lower() for s in said)
+    assert any("pritnf" in s for s in said)
