@@ -235,10 +235,9 @@ def synthesize_one(backend, task, kind: str, seed: int, timeout: float = STEP_TI
     broken = first_divergence(original, steps)
     messages = _start(task)
     with backend.start(task) as sb:
-        for n, step in enumerate(steps):
-            label, output = _run_step(sb, step, messages, timeout)
-            if label != failures.OK:
-                return _state(task, kind, seed, steps[: n + 1], messages, label, output, original, broken)
+        if failed := _first_failure(sb, steps, messages, timeout):
+            n, label, output = failed
+            return _state(task, kind, seed, steps[: n + 1], messages, label, output, original, broken)
         v = verify(sb, task)
     if v.reward is None or v.passed:
         return None  # infra trouble, or the perturbation did not break anything
@@ -258,15 +257,22 @@ def _repeated_mistake(backend, task, seed, original, rng, timeout, tries: int = 
         broken = first_divergence(original, steps)
         messages = _start(task)
         with backend.start(task) as sb:
-            for n, step in enumerate(steps):
-                label, _ = _run_step(sb, step, messages, timeout)
-                if label == failures.OK:
-                    continue
-                again, output = _run_step(sb, step, messages, timeout)
-                if again != label:
-                    break
-                return _state(task, REPEAT, seed, [*steps[: n + 1], step], messages, failures.REPEATED_FAILURE,
+            if not (failed := _first_failure(sb, steps, messages, timeout)):
+                continue
+            n, label, _ = failed
+            again, output = _run_step(sb, steps[n], messages, timeout)
+            if again == label:
+                return _state(task, REPEAT, seed, [*steps[: n + 1], steps[n]], messages, failures.REPEATED_FAILURE,
                               output, original, broken, perturbation=f"{REPEAT}:{kind}")
+    return None
+
+
+def _first_failure(sb, steps: list[str], messages: list[dict], timeout: float) -> tuple[int, str, str] | None:
+    """Runs `steps` as agent turns until one fails: its index, label and output; None when every step succeeds."""
+    for n, step in enumerate(steps):
+        label, output = _run_step(sb, step, messages, timeout)
+        if label != failures.OK:
+            return n, label, output
     return None
 
 
@@ -305,9 +311,8 @@ def _reply_mistake(backend, task, kind, seed, original, rng, timeout) -> Failure
     messages = _start(task)
     fmt = SimpleFormat()
     with backend.start(task) as sb:
-        for step in original[:i]:
-            if _run_step(sb, step, messages, timeout)[0] != failures.OK:
-                return None  # the reference solution itself failed: nothing to learn from
+        if _first_failure(sb, original[:i], messages, timeout):
+            return None  # the reference solution itself failed: nothing to learn from
         if kind == failures.PREMATURE_COMPLETION:
             v = verify(sb, task)
             if v.reward is None or v.passed:
