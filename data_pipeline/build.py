@@ -10,7 +10,11 @@ mistake and every teacher turn (the look, the recovery, the remaining steps, don
 the turns of a collected policy's own history.
 
 - kept: attempts the task's tests passed in which none of the teacher's own turns failed;
-- deduplicated on the trained text (two episodes that would teach the same replies are one row);
+- several shards make one dataset (a second round: `--attempts data/recover.jsonl data/round2/recover.jsonl`,
+  the attempts recovered from a policy's own failures beside the synthesized ones); `--weights 1 3` repeats each
+  shard's train rows that many times (validation holds every row once), so a small second round is not drowned;
+- deduplicated on the trained text (two episodes that would teach the same replies are one row; the first shard
+  named keeps it);
 - balanced: at most `max_per_group` rows per (family, error category), chosen by a hash of the row (deterministic);
 - split train / validation by task instance (the last instances of each family, as `heldout_instances` holds new
   seeds of the training families), or by family with `by="family"`;
@@ -21,7 +25,8 @@ the turns of a collected policy's own history.
 Everything is written to a temporary folder and renamed into place, so the output is whole or absent; a push uploads
 that folder in one commit, so the Hub never holds half a dataset.
 
-    python -m data_pipeline.build --attempts data/recover.jsonl --out data/dataset [--push-to-hub user/name]
+    python -m data_pipeline.build --attempts data/recover.jsonl [MORE.jsonl ...] [--weights 1 ...] --out data/dataset
+        [--push-to-hub user/name]
 """
 
 from __future__ import annotations
@@ -55,25 +60,43 @@ def trained_text(messages: list[dict], trainable: list[bool]) -> str:
     return "\x00".join(m["content"] for m, t in zip(messages, trainable) if t)
 
 
-def load_rows(attempts_path: Path) -> list[dict]:
-    """Verified attempts as rows, one per distinct trained text."""
-    recs = [json.loads(l) for l in Path(attempts_path).read_text().splitlines() if l.strip()]
-    per_state = Counter(r["state_key"] for r in recs)
-    rows, seen = [], set()
-    for r in sorted(recs, key=lambda r: r["key"]):
-        if not r.get("passed") or r.get("teacher_errors"):
-            continue
-        digest = hashlib.sha256(trained_text(r["messages"], r["trainable"]).encode()).hexdigest()
-        if digest in seen or not any(r["trainable"]):
-            continue
-        seen.add(digest)
-        rows.append({"key": r["key"], "task_id": r["task_id"], "family": r["family"],
-                     "error_category": r["error_category"], "perturbation": r.get("perturbation"),
-                     "fork_turn": r["fork_turn"], "messages": [{"role": m["role"], "content": m["content"]}
-                                                               for m in r["messages"]],
-                     "trainable": r["trainable"], "source": r["source"], "teacher": r["teacher"],
-                     "attempts": per_state[r["state_key"]], "reward": float(r["reward"])})
+def load_rows(attempts_paths) -> list[dict]:
+    """Verified attempts as rows, one per distinct trained text, from one shard or several (in order: a text seen
+    in an earlier shard is not repeated from a later one). Each row knows its shard's position (`_shard`)."""
+    paths = [attempts_paths] if isinstance(attempts_paths, (str, Path)) else list(attempts_paths)
+    rows, seen, keys = [], set(), set()
+    for index, path in enumerate(paths):
+        recs = []
+        for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+            if line.strip():
+                try:
+                    recs.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path}:{n}: not a JSON line ({e.msg}); re-run data_pipeline.recover") from None
+        per_state = Counter(r["state_key"] for r in recs)
+        for r in sorted(recs, key=lambda r: r["key"]):
+            if not r.get("passed") or r.get("teacher_errors"):
+                continue
+            digest = hashlib.sha256(trained_text(r["messages"], r["trainable"]).encode()).hexdigest()
+            if digest in seen or not any(r["trainable"]):
+                continue
+            seen.add(digest)
+            key = r["key"] if r["key"] not in keys else f"{r['key']}@{index}"  # two collect seeds: same state ids
+            keys.add(key)
+            rows.append({"key": key, "task_id": r["task_id"], "family": r["family"],
+                         "error_category": r["error_category"], "perturbation": r.get("perturbation"),
+                         "fork_turn": r["fork_turn"], "messages": [{"role": m["role"], "content": m["content"]}
+                                                                   for m in r["messages"]],
+                         "trainable": r["trainable"], "source": r["source"], "teacher": r["teacher"],
+                         "attempts": per_state[r["state_key"]], "reward": float(r["reward"]), "_shard": index})
     return rows
+
+
+def weigh(train: list[dict], weights: list[int] | None) -> list[dict]:
+    """The train rows with each shard's rows repeated `weights[shard]` times (copies follow their row)."""
+    if not weights:
+        return train
+    return [r for r in train for _ in range(weights[r["_shard"]])]
 
 
 def balance(rows: list[dict], max_per_group: int | None) -> list[dict]:
@@ -136,7 +159,7 @@ def card(splits: dict[str, list[dict]], source: str, stats: dict) -> str:
              "naming it, the corrected step, sometimes after a look), the remaining steps and `TASK_COMPLETE`; "
              "or a clean episode (`error_category` ok). Every row passed the task's tests. Failure categories come "
              "from ReTerm's classifier run on the real error output.", "", TRAINED, "",
-             f"Built by `python -m data_pipeline.build` from `{source}`. Validation holds other task instances of "
+             f"Built by `python -m data_pipeline.build` from {source}. Validation holds other task instances of "
              "the same families. Longest trained turn: "
              f"{stats['longest_trained_turn_tokens']} tokens (reply budget {stats['reply_budget']}); "
              f"distinct trained assistant texts: {stats['distinct_trained_texts']}.", "", "| split | rows |",
@@ -148,31 +171,46 @@ def card(splits: dict[str, list[dict]], source: str, stats: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(attempts_path: Path, out: Path, validation_fraction: float = 0.2, tokenizer=None,
-          max_per_group: int | None = None, by: str = "task", budget: int | None = None) -> dict:
-    """Builds the dataset folder `out` from an attempts shard (see the module docstring); `budget` defaults to
+def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=None,
+          max_per_group: int | None = None, by: str = "task", budget: int | None = None,
+          weights: list[int] | None = None) -> dict:
+    """Builds the dataset folder `out` from one attempts shard or a list of them (see the module docstring);
+    `weights` (one positive integer per shard) repeats each shard's train rows; `budget` defaults to
     reterm.options.REPLY_TOKENS. Raises ValueError (BudgetError for a turn over the budget) saying what to fix."""
     from datasets import Dataset
 
-    rows = balance(load_rows(attempts_path), max_per_group)
+    paths = [attempts_path] if isinstance(attempts_path, (str, Path)) else list(attempts_path)
+    if weights is not None and (len(weights) != len(paths) or any(int(w) != w or w < 1 for w in weights)):
+        raise ValueError(f"--weights: one positive integer per --attempts shard ({len(paths)}), not {weights}")
+    rows = balance(load_rows(paths), max_per_group)
     if not rows:
-        raise ValueError(f"{attempts_path}: no verified demonstrations to build from")
+        raise ValueError(f"{', '.join(map(str, paths))}: no verified demonstrations to build from")
     stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget or REPLY_TOKENS)
     texts = {m["content"] for r in rows for m, t in zip(r["messages"], r["trainable"]) if t}
     stats["distinct_trained_texts"] = len(texts)
     splits = split_rows(rows, validation_fraction, by)
+    shard_rows = Counter(r["_shard"] for r in rows)
+    splits["train"] = weigh(splits["train"], weights)
+    for split in splits.values():
+        for r in split:
+            r.pop("_shard", None)
+    sources = [f"`{p}`" + (f" (x{weights[i]}: train rows repeated)" if weights and weights[i] != 1 else "")
+               for i, p in enumerate(paths)]
     tmp = out.with_name(out.name + f".tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "data").mkdir(parents=True)
     for name, split_rows_ in splits.items():
         if split_rows_:
             Dataset.from_list(split_rows_).to_parquet(str(tmp / "data" / f"{name}-00000-of-00001.parquet"))
-    (tmp / "README.md").write_text(card(splits, str(attempts_path), stats))
+    (tmp / "README.md").write_text(card(splits, ", ".join(sources), stats))
     if out.exists():
         shutil.rmtree(out)
     os.replace(tmp, out)
-    return {"rows": len(rows), **{name: len(r) for name, r in splits.items()}, **stats,
-            "by_category": dict(sorted(Counter(r["error_category"] for r in rows).items()))}
+    summary = {"rows": len(rows), **{name: len(r) for name, r in splits.items()}, **stats,
+               "by_category": dict(sorted(Counter(r["error_category"] for r in rows).items()))}
+    if len(paths) > 1:
+        summary["rows_per_shard"] = [shard_rows.get(i, 0) for i in range(len(paths))]
+    return summary
 
 
 def load_dataset_dir(out: Path):
@@ -200,7 +238,10 @@ def push(out: Path, repo: str, token: str | None = None, api=None) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--attempts", required=True, type=Path, help="shard written by data_pipeline.recover")
+    ap.add_argument("--attempts", required=True, type=Path, nargs="+",
+                    help="shard(s) written by data_pipeline.recover; several make one dataset (a second round)")
+    ap.add_argument("--weights", type=int, nargs="+", default=None,
+                    help="one per --attempts shard: how many times its train rows appear (validation: once)")
     ap.add_argument("--out", required=True, type=Path, help="dataset directory to write (parquet files + card)")
     ap.add_argument("--validation-fraction", type=float, default=0.2,
                     help="share of each family's task instances (or of the families) held out as validation")
@@ -214,7 +255,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         summary = build(args.attempts, args.out, args.validation_fraction, load_tokenizer(args.tokenizer),
-                        args.max_per_group, args.split_by)
+                        args.max_per_group, args.split_by, weights=args.weights)
         if args.push_to_hub:
             push(args.out, args.push_to_hub)
     except (ValueError, FileNotFoundError, PermissionError) as e:  # BudgetError is a ValueError

@@ -251,3 +251,28 @@ def test_a_stopping_run_cuts_the_batch_short(pair, tokenizer):
     finally:
         stopping.STOP.clear()
     assert [len(g.token_ids) for g in gens] == [1, 1]
+
+
+def test_the_preallocated_decode_layer_holds_what_concatenation_holds():
+    """`_BufferLayer` (the decode's in-place buffer) against transformers' `DynamicLayer` (concatenation), through
+    its planned room and past it (where it must grow, not overwrite or fail)."""
+    from transformers.cache_utils import DynamicLayer
+
+    from reterm.agent.kvcache import _BufferLayer
+
+    gen = torch.Generator().manual_seed(0)
+    k0, v0 = torch.randn(2, 3, 5, 4, generator=gen), torch.randn(2, 3, 5, 4, generator=gen)
+    room = 3
+    buffered = _BufferLayer(torch.cat([k0, torch.zeros(2, 3, room, 4)], 2),
+                            torch.cat([v0, torch.zeros(2, 3, room, 4)], 2), 5)
+    plain = DynamicLayer()
+    plain.update(k0, v0)
+    start = buffered._keys.data_ptr()
+    for step in range(room + 4):  # 3 steps in the room, then one of 2 tokens and more past it
+        n = 2 if step == room else 1
+        k, v = torch.randn(2, 3, n, 4, generator=gen), torch.randn(2, 3, n, 4, generator=gen)
+        got, want = buffered.update(k, v), plain.update(k, v)
+        assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+        assert buffered.get_seq_length() == plain.get_seq_length()
+        if step < room:
+            assert buffered._keys.data_ptr() == start  # written in place, no copy of the cache

@@ -143,3 +143,45 @@ def test_a_repeated_failure_is_recovered_and_neither_repeat_is_trained(states):
     assert state.history[wrong[0]] == state.history[wrong[1]]
     assert not r["trainable"][wrong[0]] and not r["trainable"][wrong[1]]
     assert any(r["trainable"][n_hist:])
+
+
+def test_a_second_rounds_shard_joins_the_dataset_deduplicated_and_weighted(attempts, tokenizer, tmp_path, capsys):
+    recs = [json.loads(line) for line in attempts.read_text().splitlines()]
+    kept = [r for r in recs if r["passed"] and not r["teacher_errors"] and any(r["trainable"])]
+    second = []
+    for n, r in enumerate(kept[:4]):
+        r = json.loads(json.dumps(r))
+        r["key"], r["source"] = f"round2-{n}", "collected"
+        if n:  # three new trained texts; the first is a duplicate of a first-round row and is dropped
+            last = max(i for i, t in enumerate(r["trainable"]) if t)
+            r["messages"][last]["content"] += f"\n(round two, {n})"
+        second.append(r)
+    shard = tmp_path / "round2.jsonl"
+    shard.write_text("".join(json.dumps(r) + "\n" for r in second))
+    alone = build_mod.build(attempts, tmp_path / "one", tokenizer=tokenizer, by="family")
+    built = build_mod.build([attempts, shard], tmp_path / "two", tokenizer=tokenizer, by="family", weights=[1, 3])
+    assert built["rows_per_shard"] == [alone["rows"], 3] and built["rows"] == alone["rows"] + 3
+    ds = build_mod.load_dataset_dir(tmp_path / "two")
+    copies = {}
+    for split in ("train", "validation"):
+        for r in ds[split]:
+            copies.setdefault((split, r["key"]), 0)
+            copies[(split, r["key"])] += 1
+    new = {k: v for k, v in copies.items() if k[1].startswith("round2-")}
+    assert sorted(k[1] for k in new) == ["round2-1", "round2-2", "round2-3"]
+    assert any(split == "train" for split, _ in new)
+    assert all(v == (3 if split == "train" else 1) for (split, _), v in new.items())
+    assert all(v == 1 for k, v in copies.items() if not k[1].startswith("round2-"))
+    assert built["train"] == sum(v for (split, _), v in copies.items() if split == "train")
+    assert "round2.jsonl` (x3: train rows repeated)" in (tmp_path / "two" / "README.md").read_text()
+    assert build_mod.main(["--attempts", str(attempts), str(shard), "--weights", "2",
+                           "--out", str(tmp_path / "bad")]) == 2
+    assert "one positive integer per --attempts shard (2)" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+
+
+def test_a_broken_line_in_a_shard_is_named(tmp_path, capsys):
+    p = tmp_path / "a.jsonl"
+    p.write_text(json.dumps({"key": "x", "state_key": "s", "passed": False}) + "\n{not json\n")
+    assert build_mod.main(["--attempts", str(p), "--out", str(tmp_path / "o")]) == 2
+    assert f"{p}:2: not a JSON line" in capsys.readouterr().err
