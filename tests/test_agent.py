@@ -178,6 +178,16 @@ def test_trajectory_round_trip_and_exports(tokenizer, task, tmp_path):
         load_jsonl(tmp_path / "bad.jsonl")
 
 
+def test_close_waits_for_the_batching_thread(tiny_model, tokenizer):
+    """A daemon thread left inside torch while the interpreter exits can abort a finished run; close() joins it."""
+    pol = TransformersPolicy("tiny-random", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
+                             tokenizer=tokenizer)
+    pol.generate([{"role": "user", "content": "hi"}])
+    assert pol._thread.is_alive()
+    pol.close()
+    assert not pol._thread.is_alive()
+
+
 def test_concurrent_episodes_share_batches(tiny_policy, task):
     from concurrent.futures import ThreadPoolExecutor
 

@@ -248,7 +248,11 @@ class TransformersPolicy(TokenPolicy):
             self.prefix_cache.release(prompt_ids)
 
     def close(self) -> None:
+        """Stops the batching thread and waits for it: a daemon thread still inside a torch call when the interpreter
+        exits can abort the process after its work is done (a collect run once exited 134 that way)."""
         self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=30)
         if self.prefix_cache is not None:
             self.prefix_cache.clear()
 
