@@ -60,12 +60,16 @@ def trained_text(messages: list[dict], trainable: list[bool]) -> str:
     return "\x00".join(m["content"] for m, t in zip(messages, trainable) if t)
 
 
-def load_rows(attempts_paths) -> list[dict]:
+def shard_paths(attempts) -> list[Path]:
+    """One attempts shard (a path) or several (a list of paths), as a list."""
+    return [Path(attempts)] if isinstance(attempts, (str, Path)) else [Path(p) for p in attempts]
+
+
+def load_rows(attempts) -> list[dict]:
     """Verified attempts as rows, one per distinct trained text, from one shard or several (in order: a text seen
     in an earlier shard is not repeated from a later one). Each row knows its shard's position (`_shard`)."""
-    paths = [attempts_paths] if isinstance(attempts_paths, (str, Path)) else list(attempts_paths)
     rows, seen, keys = [], set(), set()
-    for index, path in enumerate(paths):
+    for index, path in enumerate(shard_paths(attempts)):
         recs = []
         for n, line in enumerate(Path(path).read_text().splitlines(), 1):
             if line.strip():
@@ -179,7 +183,7 @@ def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=
     reterm.options.REPLY_TOKENS. Raises ValueError (BudgetError for a turn over the budget) saying what to fix."""
     from datasets import Dataset
 
-    paths = [attempts_path] if isinstance(attempts_path, (str, Path)) else list(attempts_path)
+    paths = shard_paths(attempts_path)
     if weights is not None and (len(weights) != len(paths) or any(int(w) != w or w < 1 for w in weights)):
         raise ValueError(f"--weights: one positive integer per --attempts shard ({len(paths)}), not {weights}")
     rows = balance(load_rows(paths), max_per_group)

@@ -184,10 +184,8 @@ class _BufferLayer(DynamicLayer):
         n = key_states.shape[-2]
         if self.length + n > self._keys.shape[2]:  # past the planned length (never in `_decode`): grow once more
             grow = max(n, self._keys.shape[2])
-            self._keys = torch.cat([self._keys, self._keys.new_zeros(*self._keys.shape[:2], grow,
-                                                                     self._keys.shape[3])], dim=2)
-            self._values = torch.cat([self._values, self._values.new_zeros(*self._values.shape[:2], grow,
-                                                                           self._values.shape[3])], dim=2)
+            self._keys, self._values = (torch.cat([t, t.new_zeros(*t.shape[:2], grow, t.shape[3])], dim=2)
+                                        for t in (self._keys, self._values))
         self._keys[:, :, self.length:self.length + n] = key_states
         self._values[:, :, self.length:self.length + n] = value_states
         self.length += n
