@@ -167,7 +167,9 @@ def underlying(state) -> str:
     """The category of a repeated failure's own error (what the repeated command keeps failing with)."""
     last = state.history[-1]["content"] if state.history else ""
     timed_out = "[timed out" in last
-    return failures.classify_result(state.evidence, None if timed_out else 1, timed_out)
+    # the observation ends each command's output with `[exit code N]`: the first non-zero one is the failing command's
+    codes = [int(c) for c in re.findall(r"\[exit code (\d+)", last) if int(c) != 0]
+    return failures.classify_result(state.evidence, None if timed_out else (codes[0] if codes else 1), timed_out)
 
 
 def repeat_sentences(state, slots: dict[str, str], rng: random.Random, then: bool = True) -> list[str]:

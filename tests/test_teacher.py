@@ -88,3 +88,15 @@ def test_a_repeated_failure_is_broken_by_the_fix_not_another_retry():
     # some sentences speak of the loop, some name the error itself after a short "again"
     assert any("twice" in s or "again" in s.lower() or "retry" in s.lower() for s in said)
     assert any("pritnf" in s for s in said)
+
+
+def test_a_repeated_failure_is_classified_by_its_real_exit_code():
+    """An error whose message names no category is read from the observation's `[exit code N]`, not guessed as 1."""
+    from data_pipeline.teacher import underlying
+
+    state = _state(failures.REPEATED_FAILURE, "sh: /app/run: cannot execute", [STEPS[0], "/app/run", "/app/run"])
+    assert underlying(state) == failures.OTHER_ERROR  # exit code 1, as _state writes it
+    state.history[-1]["content"] = "$ /app/run\nsh: /app/run: cannot execute\n[exit code 126]"
+    assert underlying(state) == failures.PERMISSION_DENIED
+    state.history[-1]["content"] = "$ true\n[exit code 0]\n$ /app/run\nsh: /app/run: cannot execute\n[exit code 127]"
+    assert underlying(state) == failures.COMMAND_NOT_FOUND
