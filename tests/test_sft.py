@@ -157,8 +157,11 @@ def test_missing_dataset_is_a_clear_error(tiny_model_dir, tmp_path, capsys):
 
 def test_shipped_recipes_parse(tmp_path):
     sft = _recipe()
-    for cfg in sorted((ROOT / "recipes" / "configs").glob("*/sft*.yaml")):
-        script_args, training_args, model_args, reterm_args = sft.parse(["--config", str(cfg)])
+    cfgs = sorted((ROOT / "recipes" / "configs").glob("*/sft*.yaml"))
+    assert {c.parent.name for c in cfgs} >= {"smollm2-135m", "qwen2.5-coder-7b-instruct"}
+    for cfg in cfgs:  # GPU-only settings off: this machine has no GPU (the refusal is the next test)
+        script_args, training_args, model_args, reterm_args = sft.parse(["--config", str(cfg), "--use_cpu", "true",
+                                                                         "--bf16", "false"])
         assert training_args.output_dir.startswith("checkpoints/")
         assert reterm_args.train_on == "trainable"
         # selection, not memorisation: validation loss picks the checkpoint, and stops a run that stopped improving
@@ -167,3 +170,19 @@ def test_shipped_recipes_parse(tmp_path):
         assert training_args.save_steps % training_args.eval_steps == 0 and reterm_args.early_stopping_patience > 0
     with pytest.raises(ValueError):
         prepare_dataset(None, None, train_on="everything")
+
+
+def test_paper_scale_sft_recipe_feeds_the_grpo_recipes_and_refuses_clearly_without_gpus(capsys):
+    """The 7B SFT recipe writes the checkpoint the 7B GRPO recipes start from; on a machine without CUDA GPUs it
+    exits 2 with a message naming what is missing and the CPU recipes, before TRL's own refusal."""
+    import yaml
+
+    scale = ROOT / "recipes" / "configs" / "qwen2.5-coder-7b-instruct"
+    sft_out = yaml.safe_load((scale / "sft.yaml").read_text())["output_dir"]
+    for grpo in ("reterm_grpo.yaml", "grpo.yaml"):
+        assert yaml.safe_load((scale / grpo).read_text())["model_name_or_path"] == sft_out
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the refusal does not apply")
+    assert _recipe().main(["--config", str(scale / "sft.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "needs CUDA GPUs" in err and "_cpu.yaml" in err and "Traceback" not in err
