@@ -14,8 +14,9 @@ the rollout. `--launch "accelerate launch --config_file ..."` runs the recipe un
 
 Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
 skipped; an interrupted run resumes from its newest checkpoint. Evaluations use a fixed sampling seed, so every
-checkpoint meets the same states and tasks under the same randomness. Outputs under --out: runs/<method>-s<seed>/
-(checkpoints, trainer_state.json), eval/<method>-s<seed>/step-<n>.json, table.md, results.json, compare.png.
+checkpoint meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes
+`-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json),
+eval/<method>-s<seed>/step-<n>.json, table.md, results.json, compare.png.
 Intervals are 95% Wilson intervals over attempts pooled across seeds (seeds are few; the per-seed values are in
 results.json).
 """

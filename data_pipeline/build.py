@@ -25,7 +25,7 @@ the turns of a collected policy's own history.
 Everything is written to a temporary folder and renamed into place, so the output is whole or absent; a push uploads
 that folder in one commit, so the Hub never holds half a dataset.
 
-    python -m data_pipeline.build --attempts data/recover.jsonl [MORE.jsonl ...] [--weights 1 ...] --out data/dataset
+    python -m data_pipeline.build --attempts data/recover.jsonl [MORE.jsonl ...] [--weights 1 ...] --out data/recovery-demos
         [--push-to-hub user/name]
 """
 
@@ -228,7 +228,7 @@ def push(out: Path, repo: str, token: str | None = None, api=None) -> None:
     """Uploads the built folder as one commit. Needs a token (argument or HF_TOKEN)."""
     token = token or os.environ.get("HF_TOKEN")
     if not token:
-        raise PermissionError("pushing to the Hub needs a token: set HF_TOKEN (a write token) or pass --token")
+        raise PermissionError("pushing to the Hub needs a token: set HF_TOKEN (a write token)")
     if not (out / "README.md").is_file() or not list((out / "data").glob("*.parquet")):
         raise FileNotFoundError(f"{out} is not a built dataset (run the build first)")
     if api is None:

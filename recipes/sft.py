@@ -5,9 +5,9 @@
 
 Every field of TRL's `SFTConfig`, `ModelConfig` (LoRA: `--use_peft true --lora_r 16`) and `ScriptArguments`
 (`--dataset_name DIR_OR_REPO`) can be set in the YAML or overridden on the command line, plus ReTerm's own
-`--train_on trainable|assistant` and `--early_stopping_patience N`. The loss falls only on the tokens of trainable
-assistant turns (see reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest
-checkpoint in `output_dir`.
+`--train_on trainable|assistant`, `--early_stopping_patience N`, `--max_train_examples N` and
+`--max_eval_examples N`. The loss falls only on the tokens of trainable assistant turns (see
+reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest checkpoint in `output_dir`.
 
 Selection, not memorisation: with `eval_strategy` set, the validation split (other task instances of the training
 families) is evaluated during training, the checkpoint with the lowest validation loss is the one saved at the end
@@ -40,8 +40,9 @@ log = logging.getLogger("reterm.sft")
 @dataclass
 class ReTermSFTArguments:
     train_on: str = field(default="trainable", metadata={
-        "help": "Which assistant turns carry loss: 'trainable' (the dataset's per-message flags: the recovery "
-                "turns) or 'assistant' (every assistant turn)."})
+        "help": "Which assistant turns carry loss: 'trainable' (the dataset's per-message flags: every "
+                "correct turn and every recovery turn, never the injected mistake) or 'assistant' (every assistant "
+                "turn)."})
     early_stopping_patience: int = field(default=3, metadata={
         "help": "Stop after this many evaluations without a lower validation loss (0: never stop early). Needs "
                 "eval_strategy and load_best_model_at_end."})
