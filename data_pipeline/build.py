@@ -25,8 +25,8 @@ the turns of a collected policy's own history.
 Everything is written to a temporary folder and renamed into place, so the output is whole or absent; a push uploads
 that folder in one commit, so the Hub never holds half a dataset.
 
-    python -m data_pipeline.build --attempts data/recover.jsonl [MORE.jsonl ...] [--weights 1 ...] --out data/recovery-demos
-        [--push-to-hub user/name]
+    python -m data_pipeline.build --attempts data/recover.jsonl [MORE.jsonl ...] [--weights 1 ...]
+        --out data/recovery-demos [--push-to-hub user/name]
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ def underlying(state) -> str:
     last = state.history[-1]["content"] if state.history else ""
     timed_out = "[timed out" in last
     # the observation ends each command's output with `[exit code N]`: the first non-zero one is the failing command's
-    codes = [int(c) for c in re.findall(r"\[exit code (\d+)", last) if int(c) != 0]
+    codes = [c for c in map(int, re.findall(r"\[exit code (\d+)", last)) if c]
     return failures.classify_result(state.evidence, None if timed_out else (codes[0] if codes else 1), timed_out)
 
 

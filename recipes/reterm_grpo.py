@@ -23,8 +23,7 @@ from reterm.models import load_model_and_tokenizer  # noqa: E402
 from reterm.options import DEFAULT_MODEL, select_tasks  # noqa: E402
 from reterm.tasks import TaskError  # noqa: E402
 from reterm.sandbox import SandboxError  # noqa: E402
-from reterm.training.common import (RecipeError, platform_problems, recipe_settings, resume_checkpoint,  # noqa: E402
-                                    setup_wandb)
+from reterm.training.common import RecipeError, require_platform, resume_checkpoint, setup_wandb  # noqa: E402
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
 from reterm import stopping
 
@@ -56,9 +55,7 @@ def build_trainer(args: ReTermGRPOConfig, model_args: ModelConfig, backend=None)
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        problems = platform_problems(recipe_settings(argv))
-        if problems:
-            raise RecipeError("; ".join(problems))
+        require_platform(argv)
         args, model_args = parse(argv)
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         trainer, resume = build_trainer(args, model_args)

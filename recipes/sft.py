@@ -30,7 +30,7 @@ from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_co
 from reterm.models import load_model_and_tokenizer  # noqa: E402
 from reterm.options import DEFAULT_MODEL  # noqa: E402
 from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
-                                    platform_problems, recipe_settings, resume_checkpoint, setup_wandb)
+                                    require_platform, resume_checkpoint, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
 from reterm import stopping
 
@@ -60,16 +60,10 @@ def parse(argv: list[str] | None = None):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    try:  # what the recipe needs from the machine (GPUs for the paper-scale recipes), before TRL's own refusal
-        problems = platform_problems(recipe_settings(argv))
-        if problems:
-            raise RecipeError("; ".join(problems))
-    except RecipeError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    script_args, training_args, model_args, reterm_args = parse(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
+        require_platform(argv)  # GPUs for the paper-scale recipes, said before TRL's own refusal
+        script_args, training_args, model_args, reterm_args = parse(argv)
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         return train(script_args, training_args, model_args, reterm_args)
     except (RecipeError, ConversationError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -22,6 +22,7 @@ from conftest import get_backend, harbor_task
 from reterm.agent.policy import Generation
 from reterm.tasks import load_task
 from reterm.sandbox.base import Snapshot
+from reterm.training.common import recipe_settings
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer, task_row
 from reterm.training.lockstep import GenerationFailed
 from reterm.training.rollout import behaviour_penalties
@@ -527,7 +528,7 @@ def test_paper_scale_recipes_validate_and_differ_only_in_the_rollout():
     differ = {f.name for f in dataclasses.fields(reterm_args)
               if getattr(reterm_args, f.name) != getattr(plain_args, f.name)}
     assert differ <= {"fork_from", "max_recovery_turns", "output_dir", "run_name", "logging_dir"}, differ
-    settings = rec.recipe_settings(["--config", str(SCALE / "reterm_grpo.yaml")])
+    settings = recipe_settings(["--config", str(SCALE / "reterm_grpo.yaml")])
     assert settings["use_vllm"] is True and settings["vllm_mode"] == "server"
     assert settings["vllm_server_host"] == "127.0.0.1"
 

@@ -51,6 +51,13 @@ def platform_problems(settings: dict) -> list[str]:
     return problems
 
 
+def require_platform(argv: list[str]) -> None:
+    """RecipeError naming everything the recipe on this command line needs that the machine lacks."""
+    problems = platform_problems(recipe_settings(argv))
+    if problems:
+        raise RecipeError("; ".join(problems))
+
+
 @dataclass
 class ReTermSFTConfig(CpuPrecisionMixin, SFTConfig):
     """TRL's SFTConfig, except that on a CPU an unset `bf16` follows the processor (reterm.hardware) instead of

@@ -89,8 +89,8 @@ def prepare_dataset(dataset, tokenizer, max_length: int | None = None, train_on:
     """Tokenizes a demonstrations dataset; drops (and logs) examples longer than `max_length`.
 
     `train_on`: "trainable" (the dataset's flags: every correct turn and every recovery turn, never the injected
-    mistake) or "assistant" (every assistant message). Examples are dropped rather than truncated: cutting the end would remove the recovery turns, cutting the
-    start would remove the task.
+    mistake) or "assistant" (every assistant message). Examples are dropped rather than truncated: cutting the end
+    would remove the recovery turns, cutting the start would remove the task.
     """
     if train_on not in ("trainable", "assistant"):
         raise ValueError(f"train_on must be 'trainable' or 'assistant', got {train_on!r}")
