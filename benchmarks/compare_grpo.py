@@ -4,13 +4,15 @@ instances, and write one table and one chart.
 
     .venv/bin/python benchmarks/compare_grpo.py --sft checkpoints/sft-smollm2-135m --bench runs/rbench \
         --out runs/compare --steps 20 --eval-every 5 --seeds 0 1 \
-        --methods plain reterm:first [reterm:last reterm:random reterm:final] [--token-budget 3072]
+        --methods plain reterm:first [reterm:last reterm:random reterm:final reterm:first:skip] [--token-budget 3072]
 
-Methods: `plain` is `fork_from: start` (plain multi-turn GRPO); `reterm:<fork point>` is ReTerm-GRPO forking at
-that fork point (first | last | random | final). Every method trains from `--config` (default: the SmolLM2 CPU
-ReTerm recipe) with only `fork_from`/`fork_point`/`seed` changed, the same `token_budget_per_step` (sampled tokens
-per step, scouts included; flat groups are refilled while it lasts) and `refill_tries`, so the methods differ only in
-the rollout. `--launch "accelerate launch --config_file ..."` runs the recipe under a launcher.
+Methods: `plain` is `fork_from: start` (plain multi-turn GRPO); `reterm:<fork point>` is ReTerm-GRPO forking at that
+fork point (first | last | random | final); `reterm:<fork point>:skip` is the same with `on_success: skip` (a scout
+that passes is replaced by another task instead of giving a group from the task start). Every method trains from
+`--config` (default: the SmolLM2 CPU ReTerm recipe) with only `fork_from`/`fork_point`/`on_success`/`seed` changed,
+the same `token_budget_per_step` (sampled tokens per step, scouts included; flat groups are refilled while it lasts)
+and `refill_tries`, so the methods differ only in the rollout. `--launch "accelerate launch --config_file ..."` runs
+the recipe under a launcher.
 
 Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
 skipped; an interrupted run resumes from its newest checkpoint. Evaluations use a fixed sampling seed, so every
@@ -47,10 +49,10 @@ def method_args(method: str) -> list[str]:
     """The recipe arguments that make a method; a bad name is an error naming the choices."""
     if method == "plain":
         return ["--fork_from", "start"]
-    kind, _, point = method.partition(":")
-    if kind == "reterm" and point in FORK_POINTS:
-        return ["--fork_from", "failure", "--fork_point", point]
-    raise SystemExit(f"error: method {method!r}: use plain or reterm:<{'|'.join(FORK_POINTS)}>")
+    parts = method.split(":")
+    if parts[0] == "reterm" and len(parts) in (2, 3) and parts[1] in FORK_POINTS and parts[2:] in ([], ["skip"]):
+        return ["--fork_from", "failure", "--fork_point", parts[1], *(["--on_success", "skip"] if parts[2:] else [])]
+    raise SystemExit(f"error: method {method!r}: use plain or reterm:<{'|'.join(FORK_POINTS)}>[:skip]")
 
 
 def train(a, method: str, seed: int) -> Path:
@@ -189,12 +191,14 @@ def chart(rows: list[dict], path: Path) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, key, title in ((axes[0], "overall", "recovery rate (frozen benchmark)"),
                            (axes[1], "pass@1", "pass@1 (held-out instances)")):
-        for method in dict.fromkeys(r["method"] for r in rows):
+        methods = [m for m in dict.fromkeys(r["method"] for r in rows) if m != "sft"]
+        span = max(r["step"] for r in rows) or 1
+        for i, method in enumerate(methods):
             pts = [r for r in rows if r["method"] in (method, "sft") and r[key]["rate"] is not None]
-            xs, ys = [r["step"] for r in pts], [r[key]["rate"] for r in pts]
+            shift = (i - (len(methods) - 1) / 2) * 0.012 * span  # methods side by side: equal values stay visible
+            xs, ys = [r["step"] + shift for r in pts], [r[key]["rate"] for r in pts]
             err = [[y - r[key]["ci95"][0] for y, r in zip(ys, pts)], [r[key]["ci95"][1] - y for y, r in zip(ys, pts)]]
-            if method != "sft":
-                ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
+            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
         ax.set_title(title)
         ax.set_xlabel("GRPO step (0 = SFT start)")
         ax.set_ylim(0, 1.05)

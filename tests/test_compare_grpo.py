@@ -30,8 +30,12 @@ def _compare():
 
 def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
     cmp = _compare()
-    with pytest.raises(SystemExit, match="reterm:middle"):
-        cmp.method_args("reterm:middle")
+    for bad in ("reterm:middle", "reterm", "reterm:first:stop", "reterm:first:skip:x", "plain:skip"):
+        with pytest.raises(SystemExit, match=f"method '{bad}'"):
+            cmp.method_args(bad)
+    assert cmp.method_args("reterm:last") == ["--fork_from", "failure", "--fork_point", "last"]
+    assert cmp.method_args("reterm:first:skip") == ["--fork_from", "failure", "--fork_point", "first",
+                                                     "--on_success", "skip"]
     with pytest.raises(SystemExit):
         cmp.parse_args(["--sft", str(tmp_path / "none"), "--bench", str(tmp_path), "--out", str(tmp_path / "o")])
     assert "--sft" in capsys.readouterr().err
