@@ -1,12 +1,14 @@
 """Shared fixtures. Sandboxes are real: bubblewrap for `local`, a real Docker engine for `docker`.
 
 Docker tests skip when no engine answers, except under RETERM_REQUIRE_DOCKER=1 (CI), where they fail instead.
-Local state (sandboxes, snapshots, built environments) goes to a per-session RETERM_HOME.
+Local state (sandboxes, snapshots, built environments, the converted model) goes to a per-session RETERM_HOME,
+removed when the session ends (about 1 GB a session otherwise stays behind in the temp directory).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import textwrap
 from pathlib import Path
@@ -18,6 +20,10 @@ from reterm.options import BASE_IMAGE
 _HOME = tempfile.mkdtemp(prefix="reterm-test-home-")
 os.environ["RETERM_HOME"] = _HOME
 os.environ.pop("RETERM_IMAGE_MAP", None)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(_HOME, ignore_errors=True)
 
 
 def _docker_problem() -> str | None:
