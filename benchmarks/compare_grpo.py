@@ -188,11 +188,11 @@ def chart(rows: list[dict], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    methods = [m for m in dict.fromkeys(r["method"] for r in rows) if m != "sft"]
+    span = max(r["step"] for r in rows) or 1
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, key, title in ((axes[0], "overall", "recovery rate (frozen benchmark)"),
                            (axes[1], "pass@1", "pass@1 (held-out instances)")):
-        methods = [m for m in dict.fromkeys(r["method"] for r in rows) if m != "sft"]
-        span = max(r["step"] for r in rows) or 1
         for i, method in enumerate(methods):
             pts = [r for r in rows if r["method"] in (method, "sft") and r[key]["rate"] is not None]
             shift = (i - (len(methods) - 1) / 2) * 0.012 * span  # methods side by side: equal values stay visible
