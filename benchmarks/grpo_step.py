@@ -1,7 +1,7 @@
 """Step time of ReTerm-GRPO vs plain GRPO, same model, same number of completions and tokens per turn, and the
 ratio at equal sampled tokens (step seconds per sampled token).
 
-    .venv/bin/python benchmarks/grpo_step.py --steps 4 [--model smollm2-135m]
+    .venv/bin/python benchmarks/grpo_step.py --steps 4 [--model smollm2-135m] [--no-shared-prefix]
 
 *plain*: `trl.GRPOTrainer`, 8 completions (2 prompts x G=4) of <=64 tokens per step, prompt = the episode's start
 (system prompt + task instruction), a cheap format reward. *plain-multiturn*: `ReTermGRPOTrainer` with
@@ -11,7 +11,9 @@ turn of <=64 tokens each, after a one-turn scout per task. Reported: median step
 first, median sampled tokens a step (every token the policy sampled, scouts included), seconds per 1k sampled
 tokens, the ratios of ReTerm to each plain arm both per step and at equal sampled tokens, and ReTerm's breakdown
 (generation, sandbox work = rollout - generation: start, scout, snapshot, fork, commands, verify; training = step -
-rollout).
+rollout). The two arms of ReTerm's trainer run its default loss forward, each group's prompt once
+(`shared_prefix_forward`); `--no-shared-prefix` gives them TRL's forward, as TRL's own arm always has. All arms keep
+TRL's default gradient checkpointing.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -79,12 +82,13 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
             "sampled_tokens": [8 * n for n in lengths]}
 
 
-def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure") -> dict:
+def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", shared_prefix: bool = True) -> dict:
     model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024, max_scout_turns=1,
                                 max_recovery_turns=1, max_new_tokens_per_turn=64, refill_tries=0,
-                                sandbox_backend="local", on_success="start", fork_point="first", fork_from=fork_from)
+                                sandbox_backend="local", on_success="start", fork_point="first", fork_from=fork_from,
+                                shared_prefix_forward=shared_prefix)
         timer = StepTimer()
         tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
         tr.train()
@@ -92,7 +96,12 @@ def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure") -
     keys = ("reterm/time_rollout_s", "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s",
             "reterm/time_step_s", "reterm/sampled_tokens", "completions/mean_length", "reterm/scouts")
     return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist],
-            "sampled_tokens": [h["reterm/sampled_tokens"] for h in hist]}
+            "sampled_tokens": [h["reterm/sampled_tokens"] for h in hist], "peak_rss_mb": peak_rss_mb()}
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far (the arms run one after another: a running maximum)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> int:
@@ -100,17 +109,22 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--model", default=DEFAULT_MODEL)
     ap.add_argument("--json", type=Path, help="also write the raw figures here")
+    ap.add_argument("--no-shared-prefix", action="store_true",
+                    help="the ReTerm trainer's arms run TRL's loss forward (shared_prefix_forward: false)")
     a = ap.parse_args()
     tasks = suites.load("basic", "train")[:8]
     print(f"command: {' '.join(sys.argv)}; machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
     res = {"plain": run_plain(a.model, a.steps, tasks),
-           "plain-multiturn": run_reterm(a.model, a.steps, tasks, fork_from="start"),
-           "reterm": run_reterm(a.model, a.steps, tasks)}
+           "plain-multiturn": run_reterm(a.model, a.steps, tasks, fork_from="start",
+                                         shared_prefix=not a.no_shared_prefix),
+           "reterm": run_reterm(a.model, a.steps, tasks, shared_prefix=not a.no_shared_prefix)}
     med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}
     toks = {k: statistics.median(v["sampled_tokens"][1:]) for k, v in res.items()}
     per_k = {k: 1000 * med[k] / toks[k] for k in res}
     for k in res:
-        print(f"{k:16s} step: median {med[k]:5.1f} s, {toks[k]:5.0f} sampled tokens, {per_k[k]:5.1f} s per 1k tokens")
+        rss = f", peak RSS so far {res[k]['peak_rss_mb']:.0f} MB" if "peak_rss_mb" in res[k] else ""
+        print(f"{k:16s} step: median {med[k]:5.1f} s, {toks[k]:5.0f} sampled tokens, {per_k[k]:5.1f} s per 1k tokens"
+              + rss)
     for k in ("plain", "plain-multiturn"):
         print(f"ReTerm / {k}: {med['reterm'] / med[k]:.2f}x a step, {per_k['reterm'] / per_k[k]:.2f}x at equal "
               f"sampled tokens")

@@ -305,6 +305,54 @@ def test_a_step_makes_the_passing_reply_more_likely(tmp_path, fresh_model, token
     assert after[0] > before[0] and after[1] < before[1], (before, after)
 
 
+@pytest.mark.parametrize("checkpointing", [True, False])
+def test_shared_prefix_forward_trains_exactly_like_trls_forward(tmp_path, tiny_model_dir, tokenizer, tasks,
+                                                                  monkeypatch, checkpointing):
+    """A step with each group's prompt run once in the loss forward (the default) gives the weights and the loss of
+    the same step with TRL's forward (`shared_prefix_forward: false`), up to float rounding, with gradient
+    checkpointing (TRL's default) and without; plain SGD with a large rate, so that the update is linear in the gradient
+    and far above the weights' rounding. The shared
+    path is checked to have run."""
+    from transformers import AutoModelForCausalLM
+
+    import reterm.training.grpo as grpo_module
+
+    eos = tokenizer.eos_token_id
+    ok, fail = (tokenizer.encode(r, add_special_tokens=False) + [eos] for r in (TOUCH_OK, FAIL))
+    shared = []
+    real = grpo_module.shared_prefix_logps
+    monkeypatch.setattr(grpo_module, "shared_prefix_logps", lambda *a, **k: shared.append(real(*a, **k)) or shared[-1])
+
+    def step(flag):
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+
+        def one_passes(prompts):
+            return [Generation(*(TOUCH_OK, ok) if i == 0 else (FAIL, fail), _logprobs(model, p, ok if i == 0
+                               else fail).tolist(), "stop") for i, p in enumerate(prompts)]
+
+        args = config(tmp_path / str(flag), fork_from="start", per_device_train_batch_size=4, learning_rate=10.0,
+                      optim="sgd", shared_prefix_forward=flag, gradient_checkpointing=checkpointing,
+                      bf16=False)  # float32 on every CPU: bf16 autocast rounds both forwards differently
+        tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks[:1], processing_class=tokenizer,
+                               backend=get_backend("local"), generate_many=one_passes)
+        tr.train()
+        loss = [h["loss"] for h in tr.state.log_history if "loss" in h]
+        return model, loss
+
+    off, loss_off = step(False)
+    assert shared == []
+    on, loss_on = step(True)
+    assert len(shared) == 1 and shared[0] is not None  # the one group's 4 rows shared their prompt
+    assert loss_on == pytest.approx(loss_off, abs=1e-6) and len(loss_on) == 1
+    base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
+    moved = 0
+    for (n, a), (_, b) in zip(on.named_parameters(), off.named_parameters()):
+        d_on, d_off = (a - base[n]).detach(), (b - base[n]).detach()  # the update, linear in the gradient under SGD
+        assert (d_on - d_off).norm() <= 1e-3 * d_off.norm() + 1e-7, (n, (d_on - d_off).norm(), d_off.norm())
+        moved += bool(d_off.norm() > 0)
+    assert moved  # the step did train
+
+
 def _logprobs(model, prompt, completion):
     with torch.no_grad():
         logits = model(torch.tensor([list(prompt) + list(completion)])).logits[0, len(prompt) - 1:-1].float()

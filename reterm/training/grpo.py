@@ -41,6 +41,8 @@ TRL methods overridden, and why:
 - `_get_train_sampler`: reseeds TRL's RepeatSampler from (seed, epoch) at every epoch, so that a run resumed at an
   epoch boundary sees the data order of the uninterrupted run.
 - `training_step`: times the step, to log rollout time apart from training time.
+- `_get_per_token_logps_and_entropies`: with `shared_prefix_forward`, each group's shared prompt is run once, not G
+  times (reterm/training/shared_prefix.py); TRL's method otherwise, and for rows whose prompt no other row shares.
 Everything else (advantages, loss, KL, vLLM weight sync, distributed training, checkpoints) is TRL's, unchanged.
 
 What the rollout owes TRL:
@@ -75,6 +77,7 @@ from collections import defaultdict
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 
+import torch
 from accelerate.utils import gather_object
 from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
@@ -87,6 +90,7 @@ from reterm.hardware import CpuPrecisionMixin
 from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS, open_backend
 from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
 from reterm.training.rollout import Group, Rollout, RolloutStats, Timings
+from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps
 
 FORK_FROM = ("failure", "start")
 ON_SUCCESS = ("start", "skip")
@@ -144,6 +148,10 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
     suite: str = field(default=DEFAULT_SUITE, metadata={"help": "Bundled task suite, or a directory of task dirs."})
     suite_split: str = field(default="train", metadata={
         "help": f"Split of the bundled suite: {' | '.join(SPLITS)}."})
+    shared_prefix_forward: bool = field(default=True, metadata={
+        "help": "Run each group's shared prompt once in the loss forward (its key/value states repeated for the G "
+                "completions) instead of G times; the same logprobs and gradient up to float rounding. Applies to "
+                "one process (DDP, DeepSpeed and FSDP get TRL's forward; see reterm/training/shared_prefix.py)."})
     docker_hosts: str | None = field(default=None, metadata={
         "help": "Docker backend: a pool of engines 'URL[=CAPACITY],...' (unix://, tcp:// with TLS from "
                 "DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, ssh://); default RETERM_DOCKER_HOSTS, else DOCKER_HOST."})
@@ -291,6 +299,31 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self._metrics["train"]["reterm/time_step_s"].append(time.monotonic() - t0)
         self._metrics["train"]["reterm/time_train_s"].append(time.monotonic() - t0 - self._rollout_s)
         return loss
+
+    def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
+                                           compute_entropy=False, compute_aux_loss=False, **kwargs):
+        parent = super()._get_per_token_logps_and_entropies
+        if self._shared_prefix_applies(model, compute_aux_loss, kwargs):
+            def full(ids, mask):
+                logps, entropies, _ = parent(model, ids, mask, logits_to_keep, compute_entropy=compute_entropy)
+                return logps, entropies
+
+            checkpointing = getattr(self.accelerator.unwrap_model(model), "is_gradient_checkpointing", False)
+            out = shared_prefix_logps(model, input_ids, attention_mask, logits_to_keep, compute_entropy,
+                                      self.accelerator.autocast, full, batch_size,
+                                      checkpoint=checkpointing and torch.is_grad_enabled())
+            if out is not None:
+                return out[0], out[1], None
+        return parent(model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy,
+                      compute_aux_loss, **kwargs)
+
+    def _shared_prefix_applies(self, model, compute_aux_loss, kwargs) -> bool:
+        if not self.args.shared_prefix_forward or compute_aux_loss or any(v is not None for v in kwargs.values()):
+            return False
+        # several processes, DeepSpeed, FSDP: their wrappers' hooks expect one forward per backward
+        if self.accelerator.num_processes > 1 or self.is_deepspeed_enabled or self.is_fsdp_enabled:
+            return False
+        return full_attention_only(self.accelerator.unwrap_model(model))
 
     # -- generation ------------------------------------------------------------------------------------------------
     def _generator(self) -> LockstepGenerator:

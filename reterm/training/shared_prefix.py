@@ -1,0 +1,134 @@
+"""The training forward of a GRPO batch with each group's shared prompt run once (`shared_prefix_forward`).
+
+A group's G rows share their prompt: in ReTerm-GRPO it is the failure state's history (system prompt, instruction,
+the scout's turns and observations: hundreds of tokens), in plain GRPO the task start. TRL's loss forward runs every
+row's whole sequence, so a group's prompt is encoded G times, and on a CPU (no Triton) its fused head also projects
+every prompt position onto the vocabulary only to throw the result away. Here each run of rows with identical prompt
+ids and mask is computed as:
+
+1. the prompt minus its last token, once, at batch 1, keeping its key/value states (with their autograd graph);
+2. those states repeated G times, and the last prompt token plus the completions fed on top of them at batch G,
+   through the same fused head TRL uses, with TRL's positions (the batch's padded positions, 0..L-1) and mask.
+
+Every row then attends to exactly the keys and values TRL's forward gives it, computed by the same weights, so the
+per-token logprobs and entropies are the same up to float rounding (summation order), and so is the gradient:
+autograd sums the G rows' gradients through the repeat back into the one prompt forward (tests/test_shared_prefix.py
+compares both with TRL's own method). What it saves per group: (G - 1) prompt forwards and backwards, and the head
+over every prompt position.
+
+Under gradient checkpointing (TRL's default) the model's layers would drop the key/value states, so each of the two
+forwards is checkpointed whole instead (the layers' own checkpointing off inside): between them only the prompt's
+key/value states are kept, and each forward is recomputed in the backward pass, one group at a time. Its transient
+peak is then one group's activations (the prompt at batch 1, or the G completions), not one layer's.
+
+Where it does not apply, TRL's forward runs unchanged: a model wrapped for several processes (DDP, DeepSpeed, FSDP:
+their hooks expect one forward per backward), models with sliding-window layers, multimodal or MoE auxiliary inputs,
+and batches in which no two rows share a prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager, contextmanager
+
+import torch
+from torch.utils.checkpoint import checkpoint as torch_checkpoint
+from transformers import DynamicCache
+
+Forward = Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor | None]]
+
+
+def full_attention_only(model) -> bool:
+    """Whether every layer attends to the whole context: a sliding-window layer's cache keeps only its window, so a
+    prompt's states could not be carried over whole."""
+    cfg = model.config.get_text_config()
+    layer_types = getattr(cfg, "layer_types", None)
+    if layer_types is not None:
+        return all(t == "full_attention" for t in layer_types)
+    return getattr(cfg, "sliding_window", None) is None or getattr(cfg, "use_sliding_window", True) is False
+
+
+def shared_prompt_runs(input_ids: torch.Tensor, attention_mask: torch.Tensor, prompt_len: int) -> list[tuple[int, int]]:
+    """[start, end) of each maximal run of consecutive rows whose first `prompt_len` ids and mask are identical."""
+    ids, mask = input_ids[:, :prompt_len], attention_mask[:, :prompt_len]
+    runs, start = [], 0
+    for i in range(1, ids.size(0) + 1):
+        if i == ids.size(0) or not (torch.equal(ids[i], ids[start]) and torch.equal(mask[i], mask[start])):
+            runs.append((start, i))
+            start = i
+    return runs
+
+
+def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logits_to_keep: int,
+                        compute_entropy: bool, autocast: Callable[[], AbstractContextManager],
+                        full_forward: Forward, batch_size: int | None = None, checkpoint: bool = False
+                        ) -> tuple[torch.Tensor, torch.Tensor | None] | None:
+    """Per-token logprobs (and entropies) of the last `logits_to_keep` positions of every row, TRL's output, with
+    each run of rows sharing a prompt computed as the module docstring says (at most `batch_size` rows at once, as
+    TRL chunks); rows with a prompt of their own go through `full_forward(ids, mask)` (TRL's method on those rows).
+    `model` must carry TRL's fused head (`fused_lm_head=True`). None when no two rows share a prompt (the caller then
+    runs TRL's forward on all). `checkpoint`: the model trains with gradient checkpointing (see `_one_prompt`)."""
+    L = input_ids.size(1)
+    P = L - logits_to_keep  # the prompt's columns, left-padded to the batch's longest prompt
+    if P < 2:
+        return None
+    runs = shared_prompt_runs(input_ids, attention_mask, P)
+    if all(j - i == 1 for i, j in runs):
+        return None
+    step = batch_size or input_ids.size(0)
+    runs = [(a, min(a + step, j)) for i, j in runs for a in range(i, j, step)]
+    logps, entropies = [], []
+    for i, j in runs:
+        ids, mask = input_ids[i:j], attention_mask[i:j]
+        if j - i == 1:
+            lp, ent = full_forward(ids, mask)
+        else:
+            lp, ent = _one_prompt(model, ids, mask, P, autocast, checkpoint)
+        logps.append(lp)
+        entropies.append(ent)
+    return torch.cat(logps), (torch.cat(entropies) if compute_entropy else None)
+
+
+def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, checkpoint: bool):
+    G, L = ids.shape
+    prefix_ids, prefix_mask = ids[:1, :P - 1], mask[:1, :P - 1]
+    tail = ids[:, P - 1:]  # the prompt's last token scores the first completion token
+    labels = tail.masked_fill(mask[:, P - 1:] == 0, -100)
+    labels[:, 0] = -100  # (shifted away by the head: position 0 is the prompt's)
+    positions = torch.arange(P - 1, L, device=ids.device).unsqueeze(0)  # TRL's: the padded positions
+
+    def prefix_states():
+        with _layer_checkpointing_off(model), autocast():
+            out = model(input_ids=prefix_ids, attention_mask=prefix_mask, use_cache=True, logits_to_keep=1)
+        return tuple(t for layer in out.cache.layers for t in (layer.keys, layer.values))
+
+    def scored(*states):
+        cache = DynamicCache()
+        for i in range(0, len(states), 2):  # the graph runs back through the repeat: the G rows' gradients add up
+            cache.update(states[i].repeat_interleave(G, 0), states[i + 1].repeat_interleave(G, 0), i // 2)
+        with _layer_checkpointing_off(model), autocast():
+            out = model(input_ids=tail, attention_mask=mask, position_ids=positions, cache=cache, labels=labels,
+                        fused_lm_head=True)
+        return out.log_probs, out.entropy
+
+    if not checkpoint:
+        return scored(*prefix_states())
+    # Under gradient checkpointing the model's layers drop a cache (their replay would write it twice), so each of
+    # the two forwards is checkpointed whole instead: only the prompt's key/value states are kept between them, and
+    # each is recomputed in the backward pass, one group at a time.
+    states = torch_checkpoint(prefix_states, use_reentrant=False)
+    return torch_checkpoint(scored, *states, use_reentrant=False)
+
+
+@contextmanager
+def _layer_checkpointing_off(model):
+    """The model's gradient checkpointing off for the block (and for its replay, which runs it again): its layers'
+    flags, and the backbone's, which would turn `use_cache` off."""
+    layers = [m for m in model.modules() if getattr(m, "gradient_checkpointing", False) is True]
+    for m in layers:
+        m.gradient_checkpointing = False
+    try:
+        yield
+    finally:
+        for m in layers:
+            m.gradient_checkpointing = True

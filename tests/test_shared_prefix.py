@@ -1,0 +1,113 @@
+"""The loss forward with each group's shared prompt run once (reterm/training/shared_prefix.py) against TRL's own
+method (`GRPOTrainer._get_per_token_logps_and_entropies`, called unbound on the same model): same logprobs, entropies
+and gradients, on a tiny random Llama with TRL's fused head, ragged prompts (left padding) and completions (right
+padding), a row whose prompt no other row shares, with and without gradient checkpointing; the trainer's step with
+the forward on and off is in test_grpo.py."""
+
+from __future__ import annotations
+
+import types
+from contextlib import nullcontext
+
+import pytest
+import torch
+from trl import GRPOTrainer
+from trl.trainer.utils import add_fused_lm_head
+
+from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps, shared_prompt_runs
+
+PAD = 0
+
+
+def fused_model(tiny_model_dir, temperature=0.7):
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)
+    add_fused_lm_head(model, temperature=temperature, outputs=("log_probs", "entropy"))
+    return model.train()
+
+
+def trl_forward(model, ids, mask, keep, compute_entropy=True, batch_size=None):
+    fake = types.SimpleNamespace(accelerator=types.SimpleNamespace(autocast=nullcontext, is_main_process=True))
+    lp, ent, _ = GRPOTrainer._get_per_token_logps_and_entropies(fake, model, ids, mask, keep, batch_size=batch_size,
+                                                                 compute_entropy=compute_entropy)
+    return lp, ent
+
+
+def make_batch(groups, keep, vocab, seed=0):
+    """`groups`: (prompt length, [completion lengths]) each; the prompts left-padded to the longest, completions
+    right-padded to `keep`. Returns ids and mask as TRL's _compute_loss builds them (prompt ++ completion)."""
+    g = torch.Generator().manual_seed(seed)
+    P = max(p for p, _ in groups)
+    ids, mask = [], []
+    for plen, comps in groups:
+        prompt = torch.randint(1, vocab, (plen,), generator=g)
+        for clen in comps:
+            comp = torch.randint(1, vocab, (clen,), generator=g)
+            ids.append(torch.cat([torch.full((P - plen,), PAD), prompt, comp, torch.full((keep - clen,), PAD)]))
+            mask.append(torch.cat([torch.zeros(P - plen), torch.ones(plen + clen), torch.zeros(keep - clen)]))
+    return torch.stack(ids), torch.stack(mask).long()
+
+
+def test_runs_are_rows_with_identical_prompt_ids_and_mask():
+    ids, mask = make_batch([(5, [2, 3]), (7, [1]), (5, [3, 3, 1])], keep=4, vocab=50)
+    assert shared_prompt_runs(ids, mask, ids.size(1) - 4) == [(0, 2), (2, 3), (3, 6)]
+    mask2 = mask.clone()
+    mask2[1, 0] = 1  # the same ids, another mask: not the same prompt
+    assert shared_prompt_runs(ids, mask2, ids.size(1) - 4) == [(0, 1), (1, 2), (2, 3), (3, 6)]
+
+
+@pytest.mark.parametrize("batch_size,checkpointing", [(None, False), (2, False), (None, True)])
+def test_same_logprobs_entropies_and_gradient_as_trl(tiny_model_dir, batch_size, checkpointing):
+    """Under gradient checkpointing (TRL's default) both sides checkpoint: TRL's per layer, ours per forward."""
+    keep = 9
+    model = fused_model(tiny_model_dir)
+    if checkpointing:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    vocab = model.config.vocab_size
+    # group of 4 with the longest prompt, a row alone, a group of 3 with a shorter (left-padded) prompt
+    ids, mask = make_batch([(40, [9, 5, 1, 7]), (23, [6]), (31, [9, 2, 8])], keep, vocab)
+    completion_mask = mask[:, -keep:].float()
+    weights = torch.randn(ids.size(0), keep, generator=torch.Generator().manual_seed(1))
+
+    def run(fn):
+        model.zero_grad()
+        lp, ent = fn()
+        ((lp * weights + 0.1 * ent) * completion_mask).sum().backward()
+        return lp.detach(), ent.detach(), {n: p.grad.clone() for n, p in model.named_parameters()}
+
+    calls = []
+
+    def full(i, m):
+        calls.append(i.size(0))
+        return trl_forward(model, i, m, keep)
+
+    ref = run(lambda: trl_forward(model, ids, mask, keep, batch_size=batch_size))
+    ours = run(lambda: shared_prefix_logps(model, ids, mask, keep, True, nullcontext, full, batch_size, checkpointing))
+    # only rows that share their prompt with no other row of their chunk went through TRL's forward: the row alone,
+    # and with chunks of 2 rows the third row of the group of 3
+    assert calls == ([1] if batch_size is None else [1, 1])
+    m = completion_mask.bool()
+    assert torch.allclose(ours[0][m], ref[0][m], atol=1e-5), (ours[0] - ref[0]).abs().max()
+    assert torch.allclose(ours[1][m], ref[1][m], atol=1e-5), (ours[1] - ref[1]).abs().max()
+    assert torch.equal(ours[0][~m], ref[0][~m])  # padding scores 0 in both
+    for n, g in ref[2].items():
+        assert torch.allclose(ours[2][n], g, atol=1e-5, rtol=1e-4), (n, (ours[2][n] - g).abs().max())
+    assert any(g.abs().sum() > 0 for g in ours[2].values())
+
+
+def test_no_shared_prompt_leaves_it_to_trl(tiny_model_dir):
+    model = fused_model(tiny_model_dir)
+    ids, mask = make_batch([(12, [3]), (10, [4])], 4, model.config.vocab_size)
+    assert shared_prefix_logps(model, ids, mask, 4, True, nullcontext, lambda i, m: None) is None
+
+
+def test_models_with_sliding_window_layers_are_left_to_trl(tiny_model):
+    from transformers import MistralConfig, Qwen2Config
+
+    assert full_attention_only(tiny_model)  # Llama: every layer attends to the whole context
+    small = dict(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2, vocab_size=64)
+    as_model = lambda cfg: types.SimpleNamespace(config=cfg)  # noqa: E731
+    assert full_attention_only(as_model(Qwen2Config(**small)))  # sliding window configured but off
+    assert not full_attention_only(as_model(Qwen2Config(**small, use_sliding_window=True, max_window_layers=0)))
+    assert not full_attention_only(as_model(MistralConfig(**small, sliding_window=8)))
