@@ -18,8 +18,9 @@ over every prompt position.
 
 Under gradient checkpointing (TRL's default) the model's layers would drop the key/value states, so each of the two
 forwards is checkpointed whole instead (the layers' own checkpointing off inside): between them only the prompt's
-key/value states are kept, and each forward is recomputed in the backward pass, one group at a time. Its transient
-peak is then one group's activations (the prompt at batch 1, or the G completions), not one layer's.
+key/value states are kept, and each forward is recomputed in the backward pass on its own: the prompt at batch 1, the
+completions in chunks of at most 2,048 tokens (`checkpoint_tokens`). The backward pass's transient peak is then one
+such forward's activations, where TRL's per-layer checkpointing holds one layer's.
 
 Where it does not apply, TRL's forward runs unchanged: a model wrapped for several processes (DDP, DeepSpeed, FSDP:
 their hooks expect one forward per backward), models with sliding-window layers, multimodal or MoE auxiliary inputs,
@@ -61,13 +62,14 @@ def shared_prompt_runs(input_ids: torch.Tensor, attention_mask: torch.Tensor, pr
 
 def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logits_to_keep: int,
                         compute_entropy: bool, autocast: Callable[[], AbstractContextManager],
-                        full_forward: Forward, batch_size: int | None = None, checkpoint: bool = False
-                        ) -> tuple[torch.Tensor, torch.Tensor | None] | None:
+                        full_forward: Forward, batch_size: int | None = None, checkpoint: bool = False,
+                        checkpoint_tokens: int = 2048) -> tuple[torch.Tensor, torch.Tensor | None] | None:
     """Per-token logprobs (and entropies) of the last `logits_to_keep` positions of every row, TRL's output, with
     each run of rows sharing a prompt computed as the module docstring says (at most `batch_size` rows at once, as
     TRL chunks); rows with a prompt of their own go through `full_forward(ids, mask)` (TRL's method on those rows).
     `model` must carry TRL's fused head (`fused_lm_head=True`). None when no two rows share a prompt (the caller then
-    runs TRL's forward on all). `checkpoint`: the model trains with gradient checkpointing (see `_one_prompt`)."""
+    runs TRL's forward on all). `checkpoint`: the model trains with gradient checkpointing (see `_one_prompt`; `checkpoint_tokens` bounds
+    each recomputed forward of completions)."""
     L = input_ids.size(1)
     P = L - logits_to_keep  # the prompt's columns, left-padded to the batch's longest prompt
     if P < 2:
@@ -83,13 +85,14 @@ def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Te
         if j - i == 1:
             lp, ent = full_forward(ids, mask)
         else:
-            lp, ent = _one_prompt(model, ids, mask, P, autocast, checkpoint)
+            lp, ent = _one_prompt(model, ids, mask, P, autocast, checkpoint, checkpoint_tokens)
         logps.append(lp)
         entropies.append(ent)
     return torch.cat(logps), (torch.cat(entropies) if compute_entropy else None)
 
 
-def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, checkpoint: bool):
+def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, checkpoint: bool,
+                checkpoint_tokens: int):
     G, L = ids.shape
     prefix_ids, prefix_mask = ids[:1, :P - 1], mask[:1, :P - 1]
     tail = ids[:, P - 1:]  # the prompt's last token scores the first completion token
@@ -102,22 +105,29 @@ def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, 
             out = model(input_ids=prefix_ids, attention_mask=prefix_mask, use_cache=True, logits_to_keep=1)
         return tuple(t for layer in out.cache.layers for t in (layer.keys, layer.values))
 
-    def scored(*states):
-        cache = DynamicCache()
-        for i in range(0, len(states), 2):  # the graph runs back through the repeat: the G rows' gradients add up
-            cache.update(states[i].repeat_interleave(G, 0), states[i + 1].repeat_interleave(G, 0), i // 2)
-        with _layer_checkpointing_off(model), autocast():
-            out = model(input_ids=tail, attention_mask=mask, position_ids=positions, cache=cache, labels=labels,
-                        fused_lm_head=True)
-        return out.log_probs, out.entropy
+    def scored(rows: slice):
+        def run(*states):
+            n = len(range(G)[rows])
+            cache = DynamicCache()
+            for i in range(0, len(states), 2):  # the graph runs back through the repeat: the rows' gradients add up
+                cache.update(states[i].repeat_interleave(n, 0), states[i + 1].repeat_interleave(n, 0), i // 2)
+            with _layer_checkpointing_off(model), autocast():
+                out = model(input_ids=tail[rows], attention_mask=mask[rows], position_ids=positions, cache=cache,
+                            labels=labels[rows], fused_lm_head=True)
+            return out.log_probs, out.entropy
+        return run
 
     if not checkpoint:
-        return scored(*prefix_states())
-    # Under gradient checkpointing the model's layers drop a cache (their replay would write it twice), so each of
-    # the two forwards is checkpointed whole instead: only the prompt's key/value states are kept between them, and
-    # each is recomputed in the backward pass, one group at a time.
+        return scored(slice(None))(*prefix_states())
+    # Under gradient checkpointing the model's layers drop a cache (their replay would write it twice), so the
+    # forwards are checkpointed whole instead: only the prompt's key/value states are kept between them, and each is
+    # recomputed in the backward pass on its own: the prompt at batch 1, then the completions in chunks of at most
+    # `checkpoint_tokens` tokens, which bounds the backward pass's transient activations.
     states = torch_checkpoint(prefix_states, use_reentrant=False)
-    return torch_checkpoint(scored, *states, use_reentrant=False)
+    step = max(1, checkpoint_tokens // tail.size(1))
+    parts = [torch_checkpoint(scored(slice(a, a + step)), *states, use_reentrant=False) for a in range(0, G, step)]
+    entropy = None if parts[0][1] is None else torch.cat([e for _, e in parts])
+    return torch.cat([lp for lp, _ in parts]), entropy
 
 
 @contextmanager
