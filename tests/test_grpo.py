@@ -255,6 +255,92 @@ def test_resumed_run_matches_uninterrupted_run(tmp_path, tiny_model_dir, tokeniz
     assert rewards(tr_full) == rewards(tr_res) and len(rewards(tr_full)) == 3
 
 
+def _logged(tr, key):
+    return [h[key] for h in tr.state.log_history if key in h]
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+def test_next_steps_scouts_run_with_this_steps_attempts(tmp_path, fresh_model, tokenizer, ahead):
+    """4 tasks, 2 groups a step: an epoch is 2 steps. With scout_ahead, step 1's scouts run in step 0's round of
+    attempts, step 1 forks from them without a scout round, and nothing looks past the epoch's end or the last step;
+    every snapshot is released."""
+    from reterm.sandbox.resources import state_root
+
+    tasks = [make_task(tmp_path, f"t-{c}") for c in "abcd"]
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, first_turn=[FAIL], max_steps=3, scout_ahead=ahead)
+    root = state_root()
+    census = lambda: {sub: sorted(p.name for p in (root / sub).iterdir()) for sub in ("sandboxes", "snapshots")}  # noqa: E731
+    before, counts, groups, held = census(), [], [], []
+    pending = lambda: sum(st.snapshot is not None for sc in tr._scouted[2] for st in sc.states) if tr._scouted else 0  # noqa: E731
+    tr.add_callback(_Census(lambda: (counts.append(census()), groups.append(tr.last_groups), held.append(pending()))))
+    scout_rounds = []  # per step: generation rounds that held a prompt at the task start
+    original = tr._generate_many
+
+    def counting(prompts):
+        starts = sum(tokenizer.decode(p).count("<|im_start|>assistant") == 1 for p in prompts)
+        scout_rounds.append((tr.state.global_step, starts, len(prompts)))
+        return original(prompts)
+
+    tr._generate_many = counting
+    tr.train()
+    if ahead:
+        assert _logged(tr, "reterm/scouts") == [4, 0, 2]  # step 0: its own 2 + step 1's 2; step 2: a new epoch
+        assert _logged(tr, "reterm/scouts_ahead") == [2, 0, 0]
+        assert _logged(tr, "reterm/scouted_ahead_slots") == [0, 2, 0]
+        # step 0: a scout round (2), then the attempts with step 1's scouts (8 + 2); step 1: the 8 attempts alone
+        assert [(s, n) for s, _, n in scout_rounds if s < 2] == [(0, 2), (0, 10), (1, 8)]
+    else:
+        assert _logged(tr, "reterm/scouts") == [2, 2, 2]
+        assert _logged(tr, "reterm/scouts_ahead") == [0, 0, 0]
+    assert all(g.category == "wrong_path" for step in groups for g in step)  # every group forked from a scout's state
+    # the only snapshots alive between steps are those of the states scouted ahead; none after training
+    assert held == ([4, 0, 0] if ahead else [0, 0, 0])  # a scout's failing turn and its end state, 2 scouts
+    assert [c["sandboxes"] for c in counts] == [before["sandboxes"]] * 3
+    assert [len(c["snapshots"]) - len(before["snapshots"]) for c in counts] == held
+    assert census() == before
+
+
+def test_resumed_run_matches_uninterrupted_run_with_scouts_run_ahead(tmp_path, tiny_model_dir, tokenizer):
+    """Scouts run ahead, but never across a checkpoint: 6 tasks, 2 groups a step (3 steps an epoch), a checkpoint
+    after the second step (mid-epoch). The second step forks from scouts the first ran; the third scouts for itself,
+    in the uninterrupted run as in the run resumed from checkpoint-2, whose third step is the same."""
+    from transformers import AutoModelForCausalLM
+
+    tasks = [make_task(tmp_path, f"t-{c}") for c in "abcdef"]
+
+    def run(out, stop_at=None, resume=None):
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+        tr = trainer_for(out, model, tokenizer, tasks, first_turn=[FAIL], max_steps=3, save_strategy="steps",
+                         save_steps=2)
+        if stop_at:
+            tr.add_callback(_StopAt(stop_at))
+        tr.train(resume_from_checkpoint=resume)
+        return model, tr
+
+    full, tr_full = run(tmp_path / "full")
+    assert _logged(tr_full, "reterm/scouted_ahead_slots") == [0, 2, 0]  # step 1 used step 0's; step 2 its own
+    _, tr_part = run(tmp_path / "part", stop_at=2)
+    assert tr_part.state.global_step == 2
+    resumed, tr_res = run(tmp_path / "part", resume=str(tmp_path / "part" / "out" / "checkpoint-2"))
+    for (n, a), (_, b) in zip(full.named_parameters(), resumed.named_parameters()):
+        assert torch.allclose(a, b, atol=1e-6), n
+    # the resumed run's log history starts with the checkpoint's two steps
+    assert _logged(tr_full, "reward") == _logged(tr_res, "reward") and len(_logged(tr_res, "reward")) == 3
+    assert _logged(tr_full, "reterm/scouts") == _logged(tr_res, "reterm/scouts")
+
+
+def test_peekable_hands_out_the_same_batches_and_sees_ahead():
+    from reterm.training.grpo import _Peekable
+
+    items = [[{"task_id": str(i)}] for i in range(5)]
+    pk = _Peekable(iter(items))
+    first = next(pk)
+    assert pk.after(first, 1) is items[1] and pk.after(first, 3) is items[3]  # read ahead, not handed out
+    assert pk.after([{"task_id": "0"}], 1) is None  # a batch it never handed out (found by identity only)
+    assert list(pk) == items[1:]  # the same batches, in order, buffered ones included
+    assert pk.after(items[3], 1) is items[4] and pk.after(items[4], 1) is None  # past the end
+
+
 def test_real_generation_path_builds_groups(tmp_path, fresh_model, tokenizer, tasks):
     """The trainer's own transformers generation (unconstrained sampling from the random model)."""
     tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=None)

@@ -28,6 +28,14 @@ sampling correction, vLLM weight sync, DeepSpeed/FSDP, logging, checkpoints, Hub
 verifier that broke) get reward None — TRL's "unscorable": excluded from the group baseline, advantage 0 — and an
 all-zero env mask, so they carry no gradient at all.
 
+Scouting ahead (`scout_ahead`, on by default): the scouts of the next step's batch run during this step's first round
+of recovery attempts, in the same generation batches, and the next step forks from their failure states at once. On
+a CPU a round at batch 2 costs most of what a round at batch 8 does, so a separate scout round was close to a second
+generation round per step; merged, it costs a few more rows. The next step's forks then start from states a policy
+one update older reached (the attempts, the trained completions, are still sampled from the current weights). No
+look-ahead across a checkpoint, an evaluation, the end of an epoch or the last step: a run resumed from a checkpoint
+scouts its first step itself, as the uninterrupted run did.
+
 Determinism: episodes run in threads but generate in lockstep (reterm/training/lockstep.py), phase by phase (all
 scouts, then all attempts), with seeds and random choices derived from (seed, global step, process, slot). A run
 resumed from a checkpoint therefore continues exactly like the uninterrupted run.
@@ -41,6 +49,9 @@ TRL methods overridden, and why:
 - `_get_train_sampler`: reseeds TRL's RepeatSampler from (seed, epoch) at every epoch, so that a run resumed at an
   epoch boundary sees the data order of the uninterrupted run.
 - `training_step`: times the step, to log rollout time apart from training time.
+- `get_batch_samples`: hands the Trainer its batches through a look-ahead buffer (`_Peekable`), so that the rollout
+  can see the next step's task ids (`scout_ahead`); the batches and their order are the Trainer's own.
+- `train`: releases the failure states scouted ahead for a step that never came.
 - `_get_per_token_logps_and_entropies`: with `shared_prefix_forward`, each group's shared prompt is run once, not G
   times (reterm/training/shared_prefix.py); TRL's method otherwise, and for rows whose prompt no other row shares.
 Everything else (advantages, loss, KL, vLLM weight sync, distributed training, checkpoints) is TRL's, unchanged.
@@ -89,7 +100,7 @@ from reterm.failures.fork_points import STRATEGIES as FORK_POINTS
 from reterm.hardware import CpuPrecisionMixin
 from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS, open_backend
 from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
-from reterm.training.rollout import Group, Rollout, RolloutStats, Timings
+from reterm.training.rollout import Group, Rollout, RolloutStats, Scouted, Timings
 from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps
 
 FORK_FROM = ("failure", "start")
@@ -152,6 +163,11 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
         "help": "Run each group's shared prompt once in the loss forward (its key/value states repeated for the G "
                 "completions) instead of G times; the same logprobs and gradient up to float rounding. Applies to "
                 "one process (DDP, DeepSpeed and FSDP get TRL's forward; see reterm/training/shared_prefix.py)."})
+    scout_ahead: bool = field(default=True, metadata={
+        "help": "Run the next step's scouts during this step's first round of attempts, in the same generation batches "
+                "(see the module docstring); off: each step scouts for itself first. Applies when one rollout serves "
+                "one optimizer step (steps_per_generation x num_iterations = gradient_accumulation_steps); never "
+                "across a checkpoint, an evaluation, an epoch's end or the last step."})
     docker_hosts: str | None = field(default=None, metadata={
         "help": "Docker backend: a pool of engines 'URL[=CAPACITY],...' (unix://, tcp:// with TLS from "
                 "DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, ssh://); default RETERM_DOCKER_HOSTS, else DOCKER_HOST."})
@@ -223,6 +239,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self._timings = Timings()  # of the current rollout
         self._rollout_s = 0.0  # of the current training step
         self._failed_generation_rounds = 0  # in a row, across steps
+        self._peek: _Peekable | None = None  # the epoch's batches, with a look-ahead buffer (scout_ahead)
+        self._scouted: tuple[int, list[str], list[Scouted]] | None = None  # (step, slot tasks, scouts) ahead
         super().__init__(model=model, reward_funcs=[task_reward], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self._rollout, **kwargs)
 
@@ -241,6 +259,56 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
             sampler.set_epoch = set_epoch
         return sampler
+
+    def get_batch_samples(self, epoch_iterator, num_batches, device):
+        if self._peek is None or self._peek.source is not epoch_iterator:
+            self._peek = _Peekable(epoch_iterator)
+        return super().get_batch_samples(self._peek, num_batches, device)
+
+    def train(self, *args, **kwargs):
+        try:
+            return super().train(*args, **kwargs)
+        finally:
+            self._drop_scouted()
+            self._peek = None
+
+    def _drop_scouted(self) -> None:
+        if self._scouted is not None:
+            for sc in self._scouted[2]:
+                sc.release()
+            self._scouted = None
+
+    def _take_scouted(self, slots: list[str]) -> list[Scouted] | None:
+        """The scouts the previous step ran for this step's slots, if they are for this step and these tasks."""
+        held, self._scouted = self._scouted, None
+        if held is None:
+            return None
+        step, tasks, scouted = held
+        if step == self.state.global_step and tasks == slots:
+            return scouted
+        for sc in scouted:  # not this step's (cannot happen unless the Trainer's order changed): scout afresh
+            sc.release()
+        return None
+
+    def _next_slots(self, inputs: list, G: int) -> list[str] | None:
+        """The next step's slot tasks, when its scouts may run during this step (see `scout_ahead`); else None."""
+        args = self.args
+        if not args.scout_ahead or args.fork_from == "start" or not self.model.training or self._peek is None:
+            return None
+        every = args.steps_per_generation * self.num_iterations  # dataloader batches per rollout
+        if every != args.gradient_accumulation_steps:
+            return None
+        nxt = self.state.global_step + 1  # the step whose rollout follows this one
+        if nxt >= self.state.max_steps:
+            return None
+        if args.save_strategy in ("steps", "best") and args.save_steps and nxt % args.save_steps == 0:
+            return None  # a checkpoint comes first: the resumed run must scout for itself, as this one does
+        if args.eval_strategy == "steps" and args.eval_steps and nxt % args.eval_steps == 0:
+            return None
+        batch = self._peek.after(inputs, every)
+        if batch is None:  # the epoch ends first (or the batch is not one the buffer handed out)
+            return None
+        return [batch[i]["task_id"] for i in range(0, len(batch), G)]
 
     def _generate_and_score_completions(self, inputs):
         self._batch_inputs = inputs  # rollout_func only sees the prompts; it needs the task ids
@@ -264,14 +332,22 @@ class ReTermGRPOTrainer(GRPOTrainer):
         t0 = time.monotonic()
         self._timings = Timings()
         training = self.model.training  # evaluate() rolls out in eval mode: G, loss normaliser, metrics follow it
+        scouted = self._take_scouted(slots) if training else None
+        ahead = self._next_slots(inputs, G)
         with self._generator() as gen:
             rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
                               (self.args.seed, self.state.global_step, self.accelerator.process_index),
                               self._timings)
             try:
-                groups = rollout.run(slots, G)
+                groups = rollout.run(slots, G, scouted=scouted, ahead=ahead)
+                if ahead:
+                    self._scouted = (self.state.global_step + 1, ahead, rollout.ahead)
+                    rollout.ahead = []
                 gen.check()
                 gen.drain()  # other processes may still be in collective generation rounds
+            except BaseException:
+                self._drop_scouted()
+                raise
             finally:
                 self.model.train(training)
                 self._failed_generation_rounds = gen.failed_rounds
@@ -409,6 +485,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         m["reterm/refills"].append(stats.refills)
         m["reterm/infra_failures"].append(stats.infra)
         m["reterm/scouts"].append(stats.scouts)
+        m["reterm/scouts_ahead"].append(stats.scouts_ahead)
+        m["reterm/scouted_ahead_slots"].append(stats.scouted)
         m["reterm/scout_pass_rate"].append(stats.scouts_passed / stats.scouts if stats.scouts else 0.0)
         m["reterm/sampled_tokens"].append(gen.generated_tokens)  # the step's budget used: scouts and refills count
         if self.args.token_budget_per_step is not None:
@@ -423,6 +501,41 @@ class ReTermGRPOTrainer(GRPOTrainer):
                 m[f"reterm/recovery_rate/{cat}"].append(sum(passed) / len(passed))
         self.last_groups = groups  # for tests and callers that want the raw groups
         self.last_rollout_stats = dict(asdict(stats), rollout_s=rollout_s, generate_s=gen_s)
+
+
+class _Peekable:
+    """The Trainer's epoch iterator with a look-ahead buffer: it yields the same batches in the same order, and
+    `after(batch, n)` is the batch n places after `batch` (a batch it yielded, found by identity), read ahead from
+    the iterator if need be; None past the epoch's end."""
+
+    def __init__(self, source):
+        self.source = source
+        self._iter = iter(source)
+        self._yielded: list = []  # the last few batches handed out
+        self._buffer: list = []  # read ahead, not handed out yet
+        self._done = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        batch = self._buffer.pop(0) if self._buffer else next(self._iter)
+        self._yielded = (self._yielded + [batch])[-64:]
+        return batch
+
+    def after(self, batch, n: int):
+        pos = next((i for i in range(len(self._yielded) - 1, -1, -1) if self._yielded[i] is batch), None)
+        if pos is None:
+            return None
+        ahead = n - (len(self._yielded) - 1 - pos)  # 1 = the next batch to hand out
+        if ahead < 1:
+            return self._yielded[pos + n]
+        while len(self._buffer) < ahead and not self._done:
+            try:
+                self._buffer.append(next(self._iter))
+            except StopIteration:
+                self._done = True
+        return self._buffer[ahead - 1] if len(self._buffer) >= ahead else None
 
 
 def task_row(task) -> dict:

@@ -4,10 +4,16 @@ docstring). It knows nothing of TRL: the trainer hands it the batch's task ids a
 Records: a `Slot` is one GRPO group being filled (its task, how often it was redone, the failure states its last
 scout left unused, the group once made); a `Plan` is what a slot runs in a round (G attempts forked from a state, or
 from the task start); an `EpisodeJob` is one episode to run and `EpisodeResult` what came back; `Attempt`s make a
-`Group`. `RolloutStats` and `Timings` are what the trainer logs.
+`Group`; a `Scouted` is a scout run one step ahead, for a slot of the next batch. `RolloutStats` and `Timings` are
+what the trainer logs.
+
+Scouting ahead (`run(..., ahead=...)`): the next batch's scouts run in this rollout's first round of attempts, in the
+same lockstep batches, instead of in a round of their own at the start of the next rollout; their failure states
+(`self.ahead`) are handed to the next rollout (`run(..., scouted=...)`), whose slots fork from them at once.
 
 Lifecycle: every sandbox an episode starts or is handed is closed by `_episode`; every snapshot is held by exactly
-one `FailureState` (released when its attempts ran, or at the end of `run` when unused).
+one `FailureState` (released when its attempts ran, or at the end of `run` when unused; those of the scouts run
+ahead go to the caller in `self.ahead`, and to the next `run` with `scouted`).
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ class Slot:
     tries: int = 0
     states: list[FailureState] = field(default_factory=list)  # unused failure states of its last scout, best first
     group: Group | None = None
+    scouted_passed: bool | None = None  # its first scout ran ahead (in the previous rollout): whether it passed
 
 
 @dataclass
@@ -78,10 +85,29 @@ class Plan:
 
 @dataclass
 class EpisodeJob:
-    key: tuple  # ("scout", slot, tries) or ("attempt", slot, tries, g): also the lockstep batch order
+    key: tuple  # ("scout", slot, tries), ("attempt", slot, tries, g), ("ahead", slot): also the lockstep batch order
     task: Task
     sandbox: Sandbox | None = None  # a fork to continue in, or None: start a fresh sandbox
     history: list[dict] | None = None
+
+    @property
+    def scout(self) -> bool:
+        return self.key[0] != "attempt"
+
+
+@dataclass
+class Scouted:
+    """A scout run one rollout ahead for a slot of the next batch: its failure states (best first) and whether it
+    passed. Whoever holds it releases it."""
+
+    task_id: str
+    states: list[FailureState]
+    passed: bool
+
+    def release(self) -> None:
+        states, self.states = self.states, []
+        for s in states:
+            s.release()
 
 
 @dataclass
@@ -89,12 +115,23 @@ class EpisodeResult:
     trajectory: Trajectory
     final_snapshot: Snapshot | None = None  # scouts: the end state, before the verifier ran
 
+    def release(self) -> None:
+        """Gives back the snapshots nobody took over (a phase that failed)."""
+        for snap in self.trajectory.snapshots.values():
+            snap.release()
+        self.trajectory.snapshots = {}
+        if self.final_snapshot is not None:
+            self.final_snapshot.release()
+            self.final_snapshot = None
+
 
 @dataclass
 class RolloutStats:
     refills: int = 0
-    scouts: int = 0
+    scouts: int = 0  # run in this rollout, those for the next one included
     scouts_passed: int = 0
+    scouts_ahead: int = 0  # of them, run for the next rollout
+    scouted: int = 0  # slots whose first scout ran in the previous rollout
     infra: int = 0
 
 
@@ -135,15 +172,34 @@ class Rollout:
         self.seed_parts = seed_parts
         self.timings = timings or Timings()
         self.stats = RolloutStats()
+        self.ahead: list[Scouted] = []  # the next rollout's scouts, once `run` returns: the caller owns them
 
-    def run(self, task_ids: list[str], G: int) -> list[Group]:
-        """One group of G attempts per slot (`task_ids[i]` is slot i's task), refilled while flat."""
+    def run(self, task_ids: list[str], G: int, scouted: list[Scouted | None] | None = None,
+            ahead: list[str] | None = None) -> list[Group]:
+        """One group of G attempts per slot (`task_ids[i]` is slot i's task), refilled while flat. `scouted[i]`:
+        slot i's scout, run by the previous rollout (taken over: this rollout releases it); `ahead`: the next
+        rollout's slot tasks, scouted during this rollout's first round of attempts (results in `self.ahead`)."""
         slots = [Slot(i, t) for i, t in enumerate(task_ids)]
+        for s, sc in zip(slots, scouted or []):
+            if sc is None:
+                continue
+            if sc.task_id != s.task_id:
+                raise ValueError(f"slot {s.index}: scouted ahead for {sc.task_id!r}, but the batch has {s.task_id!r}")
+            s.states, sc.states, s.scouted_passed = sc.states, [], sc.passed
+            self.stats.scouted += 1
+        ahead_slots = [Slot(i, t) for i, t in enumerate(ahead or [])]
         todo = list(slots)
         try:
+            first = True
             while todo:
-                self._run_attempts(self._plan(todo), G)
+                self._run_attempts(self._plan(todo), G, ahead_slots if first else [])
+                first = False
                 todo = self._refill(todo, G)
+        except BaseException:
+            for sc in self.ahead:
+                sc.release()
+            self.ahead = []
+            raise
         finally:
             for s in slots:
                 for state in s.states:
@@ -159,8 +215,11 @@ class Rollout:
         whose scout passed with on_success: skip, or left nothing to fork from, sits the round out)."""
         if self.args.fork_from == "start":
             return [Plan(s, None) for s in todo]
-        scouting = [s for s in todo if not s.states]
+        scouting = [s for s in todo if not s.states and s.scouted_passed is None]
         passed = self._scout(scouting)
+        for s in todo:  # scouted by the previous rollout: only the first round's plan uses it
+            if s.scouted_passed is not None:
+                passed[s.index], s.scouted_passed = s.scouted_passed, None
         plans = []
         for s in todo:
             if s.states:
@@ -171,24 +230,27 @@ class Rollout:
 
     def _scout(self, slots: list[Slot]) -> dict[int, bool]:
         """One scout episode per slot; its failure states become the slot's. Returns whether each scout passed."""
-        a = self.args
-        results = self._run_phase([EpisodeJob(("scout", s.index, s.tries), self.tasks[s.task_id]) for s in slots],
-                                  self._episode_config(a.max_scout_turns, snapshot_on_error=True), scout=True)
+        results = self._run_phase([EpisodeJob(("scout", s.index, s.tries), self.tasks[s.task_id]) for s in slots])
         passed = {}
         for s in slots:
-            res = results[("scout", s.index, s.tries)]
-            traj = res.trajectory
-            self.stats.scouts += 1
-            s.states = fork_points.choose(traj, self.tasks[s.task_id], a.fork_point, self.rng("fork", s.index, s.tries),
-                                          final_snapshot=res.final_snapshot)
-            self.stats.infra += traj.reward is None
-            self.stats.scouts_passed += traj.passed
-            passed[s.index] = traj.passed
+            s.states, passed[s.index] = self._take_scout(s, results[("scout", s.index, s.tries)],
+                                                         self.rng("fork", s.index, s.tries))
         return passed
 
-    def _run_attempts(self, plans: list[Plan], G: int) -> None:
-        """G attempts per plan, forked from its state (or from the task start); each plan's slot gets its group."""
-        jobs: list[EpisodeJob] = []
+    def _take_scout(self, s: Slot, res: EpisodeResult, rng: random.Random) -> tuple[list[FailureState], bool]:
+        """A scout's failure states (taking over its snapshots) and whether it passed."""
+        traj = res.trajectory
+        self.stats.scouts += 1
+        states = fork_points.choose(traj, self.tasks[s.task_id], self.args.fork_point, rng,
+                                    final_snapshot=res.final_snapshot)
+        self.stats.infra += traj.reward is None
+        self.stats.scouts_passed += traj.passed
+        return states, traj.passed
+
+    def _run_attempts(self, plans: list[Plan], G: int, ahead: list[Slot] = ()) -> None:
+        """G attempts per plan, forked from its state (or from the task start); each plan's slot gets its group.
+        The `ahead` slots' scouts (the next rollout's) run in the same phase; their results go to `self.ahead`."""
+        jobs: list[EpisodeJob] = [EpisodeJob(("ahead", s.index), self.tasks[s.task_id]) for s in ahead]
         try:
             for p in plans:
                 task = self.tasks[p.slot.task_id]
@@ -196,7 +258,7 @@ class Rollout:
                 history = p.state.history if p.state else None
                 jobs += [EpisodeJob(("attempt", p.slot.index, p.slot.tries, g), task, forks[g], history)
                          for g in range(G)]
-            results = self._run_phase(jobs, self._episode_config(self.args.max_recovery_turns))
+            results = self._run_phase(jobs)
         except BaseException:
             for j in jobs:  # forks of a plan whose phase never ran (closing twice is harmless)
                 if j.sandbox is not None:
@@ -206,6 +268,10 @@ class Rollout:
             for p in plans:
                 if p.state is not None:
                     p.state.release()
+        for s in ahead:
+            states, passed = self._take_scout(s, results[("ahead", s.index)], self.rng("ahead", s.index))
+            self.ahead.append(Scouted(s.task_id, states, passed))
+            self.stats.scouts_ahead += 1
         for p in plans:
             s = p.slot
             atts = [self._attempt(results[("attempt", s.index, s.tries, g)].trajectory) for g in range(G)]
@@ -241,19 +307,37 @@ class Rollout:
                              command_timeout_s=a.command_timeout_s, max_context_tokens=a.max_context_tokens,
                              snapshot_on_error=snapshot_on_error)
 
-    def _run_phase(self, jobs: list[EpisodeJob], cfg: EpisodeConfig, scout: bool = False) -> dict:
-        """Runs episodes concurrently (at most sandbox_concurrency at once, in a fixed order); closes every sandbox."""
+    def _run_phase(self, jobs: list[EpisodeJob]) -> dict:
+        """Runs episodes concurrently (at most sandbox_concurrency at once, in a fixed order): scouts (their turn
+        limit, a snapshot after each error turn) and attempts (the recovery turn limit). Closes every sandbox; if the
+        phase fails, the snapshots of the episodes that finished are released."""
+        a = self.args
+        scout_cfg = self._episode_config(a.max_scout_turns, snapshot_on_error=True)
+        attempt_cfg = self._episode_config(a.max_recovery_turns)
         results = {}
-        limit = self.args.sandbox_concurrency
-        for start in range(0, len(jobs), limit):
-            chunk = jobs[start:start + limit]
-            with self.gen.episodes([j.key for j in chunk]), ThreadPoolExecutor(max_workers=len(chunk) or 1) as pool:
-                futures = {j.key: pool.submit(self._episode, j, cfg, scout) for j in chunk}
-            for k, f in futures.items():
-                results[k] = f.result()
+        limit = a.sandbox_concurrency
+        try:
+            for start in range(0, len(jobs), limit):
+                chunk = jobs[start:start + limit]
+                with self.gen.episodes([j.key for j in chunk]), ThreadPoolExecutor(max_workers=len(chunk) or 1) as pool:
+                    futures = {j.key: pool.submit(self._episode, j, scout_cfg if j.scout else attempt_cfg)
+                               for j in chunk}
+                failed = None
+                for k, f in futures.items():
+                    try:
+                        results[k] = f.result()
+                    except BaseException as e:  # keep collecting: the others' snapshots must be released
+                        failed = failed or e
+                if failed is not None:
+                    raise failed
+        except BaseException:
+            for res in results.values():
+                res.release()
+            raise
         return results
 
-    def _episode(self, job: EpisodeJob, cfg: EpisodeConfig, scout: bool) -> EpisodeResult:
+    def _episode(self, job: EpisodeJob, cfg: EpisodeConfig) -> EpisodeResult:
+        scout = job.scout
         policy = self.gen.policy(job.key)
         sandbox, final_snap = job.sandbox, None
         with self.timings.measure("episodes"):
