@@ -1,17 +1,22 @@
 """Step time of ReTerm-GRPO vs plain GRPO, same model, same number of completions and tokens per turn, and the
 ratio at equal sampled tokens (step seconds per sampled token).
 
-    .venv/bin/python benchmarks/grpo_step.py --steps 4 [--model smollm2-135m] [--no-shared-prefix]
+    .venv/bin/python benchmarks/grpo_step.py --steps 5 [--model smollm2-135m] [--no-shared-prefix]
 
 *plain*: `trl.GRPOTrainer`, 8 completions (2 prompts x G=4) of <=64 tokens per step, prompt = the episode's start
 (system prompt + task instruction), a cheap format reward. *plain-multiturn*: `ReTermGRPOTrainer` with
 `fork_from: start` (plain GRPO through the same rollout: 8 one-turn episodes in sandboxes from the task start).
 *reterm*: `ReTermGRPOTrainer` on the local backend, the same 8 completions (2 failure states x G=4), one recovery
-turn of <=64 tokens each, after a one-turn scout per task. Reported: median step time over the steps after the
-first, median sampled tokens a step (every token the policy sampled, scouts included), seconds per 1k sampled
-tokens, the ratios of ReTerm to each plain arm both per step and at equal sampled tokens, and ReTerm's breakdown
-(generation, sandbox work = rollout - generation: start, scout, snapshot, fork, commands, verify; training = step -
-rollout). The two arms of ReTerm's trainer run its default loss forward, each group's prompt once
+turn of <=64 tokens each, after a one-turn scout per task; by default the next step's scouts run in this step's
+round of attempts (`scout_ahead`). *reterm-no-ahead*: the same with `scout_ahead: false` (each step scouts for
+itself, in a round of its own, first). Reported, over the steps after the first: the median and the mean step time,
+sampled tokens a step (every token the policy sampled, scouts included), seconds per 1k sampled tokens (total time
+over total tokens), the ratios of ReTerm to each other arm both per step (means) and at equal sampled tokens, and
+ReTerm's breakdown (generation, sandbox work = rollout - generation: start, scout, snapshot, fork, commands, verify;
+training = step - rollout). With the 8 tasks here an epoch is 4 steps, and scouting ahead stops at an epoch's end
+and before the last step, so `--steps 5` measures steps 2-5: two that fork from scouts run ahead and scout the next
+step's, one that only forks (the epoch's last), one that scouts for itself (a new epoch's first, and the run's
+last): the mix of one epoch. The two arms of ReTerm's trainer run its default loss forward, each group's prompt once
 (`shared_prefix_forward`); `--no-shared-prefix` gives them TRL's forward, as TRL's own arm always has. All arms keep
 TRL's default gradient checkpointing.
 """
@@ -82,19 +87,21 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
             "sampled_tokens": [8 * n for n in lengths]}
 
 
-def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", shared_prefix: bool = True) -> dict:
+def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", shared_prefix: bool = True,
+               scout_ahead: bool = True) -> dict:
     model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024, max_scout_turns=1,
                                 max_recovery_turns=1, max_new_tokens_per_turn=64, refill_tries=0,
                                 sandbox_backend="local", on_success="start", fork_point="first", fork_from=fork_from,
-                                shared_prefix_forward=shared_prefix)
+                                shared_prefix_forward=shared_prefix, scout_ahead=scout_ahead)
         timer = StepTimer()
         tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
         tr.train()
     hist = [h for h in tr.state.log_history if "reterm/time_rollout_s" in h]
     keys = ("reterm/time_rollout_s", "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s",
-            "reterm/time_step_s", "reterm/sampled_tokens", "completions/mean_length", "reterm/scouts")
+            "reterm/time_step_s", "reterm/sampled_tokens", "completions/mean_length", "reterm/scouts",
+            "reterm/scouts_ahead")
     return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist],
             "sampled_tokens": [h["reterm/sampled_tokens"] for h in hist], "peak_rss_mb": peak_rss_mb()}
 
@@ -106,7 +113,7 @@ def peak_rss_mb() -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=4)
+    ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--model", default=DEFAULT_MODEL)
     ap.add_argument("--json", type=Path, help="also write the raw figures here")
     ap.add_argument("--no-shared-prefix", action="store_true",
@@ -117,17 +124,21 @@ def main() -> int:
     res = {"plain": run_plain(a.model, a.steps, tasks),
            "plain-multiturn": run_reterm(a.model, a.steps, tasks, fork_from="start",
                                          shared_prefix=not a.no_shared_prefix),
+           "reterm-no-ahead": run_reterm(a.model, a.steps, tasks, shared_prefix=not a.no_shared_prefix,
+                                         scout_ahead=False),
            "reterm": run_reterm(a.model, a.steps, tasks, shared_prefix=not a.no_shared_prefix)}
     med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}
-    toks = {k: statistics.median(v["sampled_tokens"][1:]) for k, v in res.items()}
-    per_k = {k: 1000 * med[k] / toks[k] for k in res}
+    mean = {k: statistics.mean(v["step_s"][1:]) for k, v in res.items()}
+    toks = {k: statistics.mean(v["sampled_tokens"][1:]) for k, v in res.items()}
+    per_k = {k: 1000 * mean[k] / toks[k] for k in res}
     for k in res:
         rss = f", peak RSS so far {res[k]['peak_rss_mb']:.0f} MB" if "peak_rss_mb" in res[k] else ""
-        print(f"{k:16s} step: median {med[k]:5.1f} s, {toks[k]:5.0f} sampled tokens, {per_k[k]:5.1f} s per 1k tokens"
-              + rss)
-    for k in ("plain", "plain-multiturn"):
-        print(f"ReTerm / {k}: {med['reterm'] / med[k]:.2f}x a step, {per_k['reterm'] / per_k[k]:.2f}x at equal "
-              f"sampled tokens")
+        steps = ", ".join(f"{t:.1f}" for t in res[k]["step_s"][1:])
+        print(f"{k:16s} step: median {med[k]:5.1f} s, mean {mean[k]:5.1f} s ({steps}), {toks[k]:5.0f} sampled tokens "
+              f"(mean), {per_k[k]:5.1f} s per 1k tokens" + rss)
+    for k in ("plain", "plain-multiturn", "reterm-no-ahead"):
+        print(f"ReTerm / {k}: {mean['reterm'] / mean[k]:.2f}x a step (means; medians {med['reterm'] / med[k]:.2f}x), "
+              f"{per_k['reterm'] / per_k[k]:.2f}x at equal sampled tokens")
     print(f"load at end {os.getloadavg()[0]:.1f}")
     steps = res["reterm"]["per_step"][1:]
     share = {k: statistics.median(s[k] / s["time_step_s"] for s in steps)
@@ -136,7 +147,7 @@ def main() -> int:
           + ", ".join(f"{k[5:-2]} {v:.0%}" for k, v in share.items()))
     print("ReTerm per step:", json.dumps(steps))
     if a.json:
-        a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "median_sampled_tokens": toks,
+        a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "mean_step_s": mean, "mean_sampled_tokens": toks,
                                       "s_per_1k_tokens": per_k, "share": share}, indent=1))
     return 0
 

@@ -575,7 +575,9 @@ def test_behaviour_penalties():
 @pytest.mark.timeout(900)  # ~3 min alone; more than the default 300 s when the 2 cores are shared
 def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
     """SmolLM2-135M generating for itself (the trainer's transformers path), Docker sandboxes: two ReTerm-GRPO steps
-    run, and the containers and snapshot images they made are all gone after each step."""
+    of one group each (an epoch of two steps: the first also runs the second's scout, `scout_ahead`). The containers
+    and snapshot images the steps made are gone after each step, but for the snapshots of the state scouted ahead,
+    which are gone once the second step used them."""
     from conftest import require_docker
 
     require_docker()
@@ -598,16 +600,20 @@ def test_smollm2_on_docker_two_steps_leave_no_containers_or_images(tmp_path):
     tasks = [t for t in suites.load("basic", "train") if t.id in ("exec-bit-00", "csv-totals-00")]
     with backend.start(tasks[0]) as sb, sb.snapshot():  # the census sees this process's containers and snapshots
         assert census() == (start[0] + 1, start[1] + 1)
-    args = config(tmp_path, per_device_train_batch_size=4, num_generations=2, max_steps=2, max_scout_turns=2,
+    args = config(tmp_path, per_device_train_batch_size=2, num_generations=2, max_steps=2, max_scout_turns=2,
                   max_recovery_turns=1, max_new_tokens_per_turn=48, learning_rate=1e-6, sandbox_backend="docker")
     tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, backend=backend)
-    counts = []
-    tr.add_callback(_Census(lambda: counts.append(census())))
+    counts, held = [], []
+    pending = lambda: sum(st.snapshot is not None for sc in tr._scouted[2] for st in sc.states) if tr._scouted else 0  # noqa: E731
+    tr.add_callback(_Census(lambda: (counts.append(census()), held.append(pending()))))
     tr.train()
-    assert counts == [start, start]
+    assert tr._scouted is None  # released when training ended
+    assert counts == [(start[0], start[1] + held[0]), start] and held[1] == 0
+    assert census() == start
     assert all(len(g.attempts) == 2 for g in tr.last_groups)
     logged = [h for h in tr.state.log_history if "reterm/time_rollout_s" in h]
     assert len(logged) == 2 and all(h["reterm/time_generate_s"] > 0 for h in logged)
+    assert [h["reterm/scouts_ahead"] for h in logged] == [1, 0]  # the first step scouted the second's task
 
 
 def _grpo_recipe():

@@ -301,10 +301,10 @@ class ReTermGRPOTrainer(GRPOTrainer):
         nxt = self.state.global_step + 1  # the step whose rollout follows this one
         if nxt >= self.state.max_steps:
             return None
-        if args.save_strategy in ("steps", "best") and args.save_steps and nxt % args.save_steps == 0:
+        if args.save_strategy == "steps" and args.save_steps and nxt % args.save_steps == 0:
             return None  # a checkpoint comes first: the resumed run must scout for itself, as this one does
         if args.eval_strategy == "steps" and args.eval_steps and nxt % args.eval_steps == 0:
-            return None
+            return None  # an evaluation (and with save_strategy 'best', maybe a checkpoint) comes first
         batch = self._peek.after(inputs, every)
         if batch is None:  # the epoch ends first (or the batch is not one the buffer handed out)
             return None
