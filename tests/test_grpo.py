@@ -301,31 +301,34 @@ def test_next_steps_scouts_run_with_this_steps_attempts(tmp_path, fresh_model, t
 
 
 def test_resumed_run_matches_uninterrupted_run_with_scouts_run_ahead(tmp_path, tiny_model_dir, tokenizer):
-    """Scouts run ahead, but never across a checkpoint: 6 tasks, 2 groups a step (3 steps an epoch), a checkpoint
-    after the second step (mid-epoch). The second step forks from scouts the first ran; the third scouts for itself,
-    in the uninterrupted run as in the run resumed from checkpoint-2, whose third step is the same."""
+    """Scouts run ahead, but never across a checkpoint: 6 tasks, 2 groups a step (3 steps an epoch), 4 steps, a
+    checkpoint every half of them (save_steps 0.5: after step 2, mid-epoch). The second step forks from scouts the
+    first ran; the third scouts for itself, in the uninterrupted run as in the run resumed from checkpoint-2, whose
+    third and fourth steps are the same."""
     from transformers import AutoModelForCausalLM
 
     tasks = [make_task(tmp_path, f"t-{c}") for c in "abcdef"]
 
     def run(out, stop_at=None, resume=None):
         model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
-        tr = trainer_for(out, model, tokenizer, tasks, first_turn=[FAIL], max_steps=3, save_strategy="steps",
-                         save_steps=2)
+        tr = trainer_for(out, model, tokenizer, tasks, first_turn=[FAIL], max_steps=4, save_strategy="steps",
+                         save_steps=0.5)
         if stop_at:
             tr.add_callback(_StopAt(stop_at))
         tr.train(resume_from_checkpoint=resume)
         return model, tr
 
     full, tr_full = run(tmp_path / "full")
-    assert _logged(tr_full, "reterm/scouted_ahead_slots") == [0, 2, 0]  # step 1 used step 0's; step 2 its own
+    # the second step used the first's; the third scouted for itself (a checkpoint came first), so did the fourth
+    # (the third was an epoch's last)
+    assert _logged(tr_full, "reterm/scouted_ahead_slots") == [0, 2, 0, 0]
     _, tr_part = run(tmp_path / "part", stop_at=2)
     assert tr_part.state.global_step == 2
     resumed, tr_res = run(tmp_path / "part", resume=str(tmp_path / "part" / "out" / "checkpoint-2"))
     for (n, a), (_, b) in zip(full.named_parameters(), resumed.named_parameters()):
         assert torch.allclose(a, b, atol=1e-6), n
     # the resumed run's log history starts with the checkpoint's two steps
-    assert _logged(tr_full, "reward") == _logged(tr_res, "reward") and len(_logged(tr_res, "reward")) == 3
+    assert _logged(tr_full, "reward") == _logged(tr_res, "reward") and len(_logged(tr_res, "reward")) == 4
     assert _logged(tr_full, "reterm/scouts") == _logged(tr_res, "reterm/scouts")
 
 

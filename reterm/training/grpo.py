@@ -31,14 +31,19 @@ all-zero env mask, so they carry no gradient at all.
 Scouting ahead (`scout_ahead`, on by default): the scouts of the next step's batch run during this step's first round
 of recovery attempts, in the same generation batches, and the next step forks from their failure states at once. On
 a CPU a round at batch 2 costs most of what a round at batch 8 does, so a separate scout round was close to a second
-generation round per step; merged, it costs a few more rows. The next step's forks then start from states a policy
+generation round per step; merged, it costs a few more rows (the forks of a state scouted ahead prefill its history
+once, as the scout's own key/value states went with the previous step's policy). The next step's forks then start from states a policy
 one update older reached (the attempts, the trained completions, are still sampled from the current weights). No
-look-ahead across a checkpoint, an evaluation, the end of an epoch or the last step: a run resumed from a checkpoint
-scouts its first step itself, as the uninterrupted run did.
+look-ahead across a scheduled checkpoint or evaluation (save_steps, eval_steps), the end of an epoch or the last step:
+a run resumed from a checkpoint scouts its first step itself, as the uninterrupted run did. (A checkpoint a callback
+asks for at another step cannot be foreseen; a run resumed from one scouts its first step afresh, so its first step
+differs from the uninterrupted run's.) The next step's scout tokens are sampled, logged (`reterm/sampled_tokens`,
+`reterm/scouts_ahead`) and counted against `token_budget_per_step` in the step that runs them; in a run of such steps
+every step spends the same on scouts as before, one step earlier.
 
 Determinism: episodes run in threads but generate in lockstep (reterm/training/lockstep.py), phase by phase (all
-scouts, then all attempts), with seeds and random choices derived from (seed, global step, process, slot). A run
-resumed from a checkpoint therefore continues exactly like the uninterrupted run.
+scouts, then all attempts with the next step's scouts), with seeds and random choices derived from (seed, global
+step, process, slot). A run resumed from a checkpoint therefore continues exactly like the uninterrupted run.
 
 Where the code lives: the rollout (slots, scouts, fork points, forks, refills) is reterm/training/rollout.py; the
 choice of fork points and the failure state are reterm/failures/. This module configures it and wires it into TRL.
@@ -125,7 +130,8 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
         "help": "How many times a group whose rewards are all equal (no signal) is redone, from another failure state "
                 "or another task. 0 disables refills."})
     token_budget_per_step: int | None = field(default=None, metadata={
-        "help": "Sampled tokens one process may spend on a step's rollout (scouts, attempts and refills all count): "
+        "help": "Sampled tokens one process may spend on a step's rollout (scouts, the next step's scouts run ahead, "
+                "attempts and refills all count): "
                 "flat groups are redone (up to refill_tries) only while the budget is not spent. Give ReTerm-GRPO and "
                 "plain GRPO the same value (and a generous refill_tries) to compare them at equal budget; the tokens "
                 "used are logged as reterm/sampled_tokens. A round already started finishes, so a step can exceed "
@@ -301,9 +307,11 @@ class ReTermGRPOTrainer(GRPOTrainer):
         nxt = self.state.global_step + 1  # the step whose rollout follows this one
         if nxt >= self.state.max_steps:
             return None
-        if args.save_strategy == "steps" and args.save_steps and nxt % args.save_steps == 0:
+        # the Trainer's own schedule (TrainerState: a fraction in the arguments is a number of steps here)
+        save_steps, eval_steps = getattr(self.state, "save_steps", 0), getattr(self.state, "eval_steps", 0)
+        if args.save_strategy == "steps" and save_steps and nxt % save_steps == 0:
             return None  # a checkpoint comes first: the resumed run must scout for itself, as this one does
-        if args.eval_strategy == "steps" and args.eval_steps and nxt % args.eval_steps == 0:
+        if args.eval_strategy == "steps" and eval_steps and nxt % eval_steps == 0:
             return None  # an evaluation (and with save_strategy 'best', maybe a checkpoint) comes first
         batch = self._peek.after(inputs, every)
         if batch is None:  # the epoch ends first (or the batch is not one the buffer handed out)
@@ -333,24 +341,28 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self._timings = Timings()
         training = self.model.training  # evaluate() rolls out in eval mode: G, loss normaliser, metrics follow it
         scouted = self._take_scouted(slots) if training else None
-        ahead = self._next_slots(inputs, G)
-        with self._generator() as gen:
-            rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
-                              (self.args.seed, self.state.global_step, self.accelerator.process_index),
-                              self._timings)
-            try:
-                groups = rollout.run(slots, G, scouted=scouted, ahead=ahead)
-                if ahead:
-                    self._scouted = (self.state.global_step + 1, ahead, rollout.ahead)
-                    rollout.ahead = []
-                gen.check()
-                gen.drain()  # other processes may still be in collective generation rounds
-            except BaseException:
-                self._drop_scouted()
-                raise
-            finally:
-                self.model.train(training)
-                self._failed_generation_rounds = gen.failed_rounds
+        try:
+            ahead = self._next_slots(inputs, G)
+            with self._generator() as gen:
+                rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
+                                  (self.args.seed, self.state.global_step, self.accelerator.process_index),
+                                  self._timings)
+                try:
+                    groups = rollout.run(slots, G, scouted=scouted, ahead=ahead)
+                    if ahead:
+                        self._scouted = (self.state.global_step + 1, ahead, rollout.ahead)
+                        rollout.ahead = []
+                    gen.check()
+                    gen.drain()  # other processes may still be in collective generation rounds
+                finally:
+                    self.model.train(training)
+                    self._failed_generation_rounds = gen.failed_rounds
+        except BaseException:
+            for sc in scouted or []:  # those `run` never took over (releasing a taken one does nothing)
+                if sc is not None:
+                    sc.release()
+            self._drop_scouted()
+            raise
         self._log_rollout(groups, rollout.stats, time.monotonic() - t0, gen)
         for i, g in enumerate(groups):  # a refilled group may run another task: TRL logs this prompt with it
             for row in inputs[i * G:(i + 1) * G]:
@@ -520,7 +532,9 @@ class _Peekable:
 
     def __next__(self):
         batch = self._buffer.pop(0) if self._buffer else next(self._iter)
-        self._yielded = (self._yielded + [batch])[-64:]
+        self._yielded.append(batch)
+        if len(self._yielded) > 4096:  # a step's batches are read at once: keep far more than one step's
+            del self._yielded[:-1024]
         return batch
 
     def after(self, batch, n: int):

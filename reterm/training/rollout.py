@@ -180,11 +180,12 @@ class Rollout:
         slot i's scout, run by the previous rollout (taken over: this rollout releases it); `ahead`: the next
         rollout's slot tasks, scouted during this rollout's first round of attempts (results in `self.ahead`)."""
         slots = [Slot(i, t) for i, t in enumerate(task_ids)]
+        for s, sc in zip(slots, scouted or []):  # checked before any is taken over: the caller still holds them all
+            if sc is not None and sc.task_id != s.task_id:
+                raise ValueError(f"slot {s.index}: scouted ahead for {sc.task_id!r}, but the batch has {s.task_id!r}")
         for s, sc in zip(slots, scouted or []):
             if sc is None:
                 continue
-            if sc.task_id != s.task_id:
-                raise ValueError(f"slot {s.index}: scouted ahead for {sc.task_id!r}, but the batch has {s.task_id!r}")
             s.states, sc.states, s.scouted_passed = sc.states, [], sc.passed
             self.stats.scouted += 1
         ahead_slots = [Slot(i, t) for i, t in enumerate(ahead or [])]
@@ -232,9 +233,14 @@ class Rollout:
         """One scout episode per slot; its failure states become the slot's. Returns whether each scout passed."""
         results = self._run_phase([EpisodeJob(("scout", s.index, s.tries), self.tasks[s.task_id]) for s in slots])
         passed = {}
-        for s in slots:
-            s.states, passed[s.index] = self._take_scout(s, results[("scout", s.index, s.tries)],
-                                                         self.rng("fork", s.index, s.tries))
+        for n, s in enumerate(slots):
+            try:
+                s.states, passed[s.index] = self._take_scout(s, results[("scout", s.index, s.tries)],
+                                                             self.rng("fork", s.index, s.tries))
+            except BaseException:  # the scouts not taken over yet still hold their snapshots
+                for later in slots[n + 1:]:
+                    results[("scout", later.index, later.tries)].release()
+                raise
         return passed
 
     def _take_scout(self, s: Slot, res: EpisodeResult, rng: random.Random) -> tuple[list[FailureState], bool]:
@@ -250,7 +256,7 @@ class Rollout:
     def _run_attempts(self, plans: list[Plan], G: int, ahead: list[Slot] = ()) -> None:
         """G attempts per plan, forked from its state (or from the task start); each plan's slot gets its group.
         The `ahead` slots' scouts (the next rollout's) run in the same phase; their results go to `self.ahead`."""
-        jobs: list[EpisodeJob] = [EpisodeJob(("ahead", s.index), self.tasks[s.task_id]) for s in ahead]
+        jobs: list[EpisodeJob] = []
         try:
             for p in plans:
                 task = self.tasks[p.slot.task_id]
@@ -258,7 +264,8 @@ class Rollout:
                 history = p.state.history if p.state else None
                 jobs += [EpisodeJob(("attempt", p.slot.index, p.slot.tries, g), task, forks[g], history)
                          for g in range(G)]
-            results = self._run_phase(jobs)
+            # the next step's scouts last: with sandbox_concurrency below the total they, not attempts, wait
+            results = self._run_phase(jobs + [EpisodeJob(("ahead", s.index), self.tasks[s.task_id]) for s in ahead])
         except BaseException:
             for j in jobs:  # forks of a plan whose phase never ran (closing twice is harmless)
                 if j.sandbox is not None:
@@ -268,8 +275,13 @@ class Rollout:
             for p in plans:
                 if p.state is not None:
                     p.state.release()
-        for s in ahead:
-            states, passed = self._take_scout(s, results[("ahead", s.index)], self.rng("ahead", s.index))
+        for n, s in enumerate(ahead):
+            try:
+                states, passed = self._take_scout(s, results[("ahead", s.index)], self.rng("ahead", s.index))
+            except BaseException:
+                for later in ahead[n + 1:]:
+                    results[("ahead", later.index)].release()
+                raise
             self.ahead.append(Scouted(s.task_id, states, passed))
             self.stats.scouts_ahead += 1
         for p in plans:
