@@ -276,3 +276,55 @@ def test_the_preallocated_decode_layer_holds_what_concatenation_holds():
         assert buffered.get_seq_length() == plain.get_seq_length()
         if step < room:
             assert buffered._keys.data_ptr() == start  # written in place, no copy of the cache
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.8])
+def test_finished_rows_leave_the_decode_batch_and_nothing_else_changes(tokenizer, temperature, monkeypatch):
+    """Rows that finished are dropped from the decode batch (compaction); the live rows get the same tokens (greedy,
+    and sampled under one seed), logprobs and stored states as when every row decodes to the end. A tiny random
+    Llama with large initial weights, so that its replies vary with the context (conftest's repeats one token)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from reterm.agent import kvcache
+
+    torch.manual_seed(0)
+    model = LlamaForCausalLM(LlamaConfig(
+        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, max_position_embeddings=8192, tie_word_embeddings=True, initializer_range=0.5,
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.eos_token_id)).eval()
+
+    kept = []
+    keep_rows = kvcache._BufferLayer.keep_rows
+    monkeypatch.setattr(kvcache._BufferLayer, "keep_rows", lambda self, rows: (kept.append(len(rows)),
+                                                                              keep_rows(self, rows))[1])
+    prompts = [tokenizer.apply_chat_template(m, add_generation_prompt=True, tokenize=False)
+               for m in conversations(tokenizer, 6)]
+    prompts = [tokenizer.encode(p, add_special_tokens=False) for p in prompts]
+    assert len({len(p) for p in prompts}) > 1  # ragged
+
+    def generate(compact, eos):
+        torch.manual_seed(7)
+        cache = PrefixCache()
+        with torch.no_grad():
+            out = kvcache.generate_cached(model, prompts, cache, 40, temperature, 1.0, 0, eos,
+                                       tokenizer.eos_token_id, compact=compact)
+        return out, cache
+
+    # end-of-reply tokens that the rows reach at different steps: the token each row draws at its own step
+    free, _ = generate(False, set())
+    eos = {g.token_ids[3 + 6 * i] for i, g in enumerate(free)} - {g.token_ids[0] for g in free}
+    runs = {}
+    for compact in (False, True):
+        runs[compact] = generate(compact, eos)
+    (plain, c_plain), (compacted, c_comp) = runs[False], runs[True]
+    assert kept, "no row was dropped: the test would not exercise compaction"
+    assert len({len(g.token_ids) for g in plain}) > 2  # rows really finished at different steps
+    for a, b in zip(plain, compacted):
+        assert a.token_ids == b.token_ids and a.finished == b.finished
+        assert torch.allclose(torch.tensor(a.logprobs), torch.tensor(b.logprobs), atol=1e-4, rtol=0)  # float rounding
+    assert sorted(e.ids for e in c_plain.entries) == sorted(e.ids for e in c_comp.entries)
+    by_ids = {tuple(e.ids): e for e in c_plain.entries}
+    for e in c_comp.entries:
+        for (k1, v1), (k2, v2) in zip(by_ids[tuple(e.ids)].kv, e.kv):
+            assert k1.shape == k2.shape and torch.allclose(k1, k2, atol=1e-4) and torch.allclose(v1, v2, atol=1e-4)

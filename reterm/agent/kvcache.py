@@ -195,6 +195,11 @@ class _BufferLayer(DynamicLayer):
     def get_seq_length(self) -> int:
         return self.length
 
+    def keep_rows(self, rows: torch.Tensor) -> None:
+        """Keeps only the batch rows `rows` (a copy of those rows' buffers: the others' memory is freed)."""
+        self._keys, self._values = self._keys.index_select(0, rows), self._values.index_select(0, rows)
+        self.keys, self.values = self._keys[:, :, :self.length], self._values[:, :, :self.length]
+
 
 def _batched_past(rows: list[list[tuple[torch.Tensor, torch.Tensor]]], lengths: list[int],
                   room: int = 0) -> DynamicCache:
@@ -217,9 +222,10 @@ def _batched_past(rows: list[list[tuple[torch.Tensor, torch.Tensor]]], lengths: 
 
 def generate_cached(model, prompts: list[list[int]], cache: PrefixCache, max_new_tokens: int, temperature: float,
                     top_p: float, top_k: int, eos_ids: set[int], pad_id: int,
-                    stop: threading.Event | None = None) -> list[CachedGeneration]:
+                    stop: threading.Event | None = None, compact: bool = True) -> list[CachedGeneration]:
     """Generates a reply for every prompt, reusing and updating `cache`; `temperature` 0 is greedy. When `stop` is
-    set the batch ends after the current token (the run is being stopped; its replies are cut short)."""
+    set the batch ends after the current token (the run is being stopped; its replies are cut short). With
+    `compact`, rows that finished leave the decode batch once they are a quarter of it (see `_decode`)."""
     unique: dict[tuple, int] = {}
     for p in prompts:  # identical prompts (the G forks of one failure state) are prefilled once
         unique.setdefault(tuple(p), len(unique))
@@ -232,45 +238,71 @@ def generate_cached(model, prompts: list[list[int]], cache: PrefixCache, max_new
     for i, n in enumerate(lengths):
         attention[i, width - n:] = 1
     logits = torch.stack([last for _, last in rows])
-    tokens, logprobs = _decode(model, past, attention, logits, lengths, max_new_tokens, temperature, top_p, top_k,
-                               eos_ids, pad_id, stop)
-    results = []
-    for i, p in enumerate(prompts):
-        ids = tokens[i]
+
+    def store(i: int, b: int, ids: list[int]) -> None:  # prompt i's states, at row b of the decode batch
+        p = prompts[i]
         keep = len(p) + len(ids) - 1  # the last sampled token was never fed to the model
         start = width - len(p)
-        cache.store(list(p) + ids[:-1], [(layer.keys[i:i + 1, :, start:start + keep].clone(),
-                                          layer.values[i:i + 1, :, start:start + keep].clone())
+        cache.store(list(p) + ids[:-1], [(layer.keys[b:b + 1, :, start:start + keep].clone(),
+                                          layer.values[b:b + 1, :, start:start + keep].clone())
                                          for layer in past.layers])
-        results.append(CachedGeneration(ids, logprobs[i], bool(ids) and ids[-1] in eos_ids))
-    return results
+
+    tokens, logprobs = _decode(model, past, attention, logits, lengths, max_new_tokens, temperature, top_p, top_k,
+                               eos_ids, pad_id, stop, store, compact)
+    return [CachedGeneration(tokens[i], logprobs[i], bool(tokens[i]) and tokens[i][-1] in eos_ids)
+            for i in range(len(prompts))]
 
 
 def _decode(model, past: DynamicCache, attention: torch.Tensor, logits: torch.Tensor, lengths: list[int],
             max_new_tokens: int, temperature: float, top_p: float, top_k: int, eos_ids: set[int], pad_id: int,
-            stop: threading.Event | None):
-    """`model.generate`'s decoding loop over a left-padded batch cache; returns per-row token ids and logprobs."""
+            stop: threading.Event | None, store, compact: bool = True):
+    """`model.generate`'s decoding loop over a left-padded batch cache; returns per-row token ids and logprobs, and
+    hands each row's states to `store(row, position in the batch, ids)` once it is done.
+
+    Compaction: `model.generate` feeds finished rows pad tokens until the longest reply ends; here, once the finished
+    rows are a quarter of the batch, they are stored and dropped from the cache, the mask and the positions (each
+    layer's buffers copied once), so later steps run on the live rows only. Sampling still draws over a tensor of
+    the original batch's rows (finished rows keep their last logits), so `torch.multinomial` consumes the random
+    stream exactly as the uncompacted loop (and `model.generate`) does, and under a seed the live rows draw the same
+    tokens. Row results do not depend on the other rows of a batch, up to float rounding."""
     batch = len(lengths)
     warpers = None if temperature == 0 else _warpers(temperature, top_p, top_k)
     eos = torch.tensor(sorted(eos_ids), dtype=torch.long)
-    live = torch.ones(batch, dtype=torch.bool)
+    rows = torch.arange(batch)  # original row of each decode-batch position
+    live = torch.ones(batch, dtype=torch.bool)  # per position
     positions = torch.tensor(lengths, dtype=torch.long).unsqueeze(1)
     tokens: list[list[int]] = [[] for _ in range(batch)]
     logprobs: list[list[float]] = [[] for _ in range(batch)]
+    full = logits  # [batch, vocab], by original row: what sampling draws over
     for step in range(max_new_tokens):
-        if warpers is None:
-            chosen = logits.argmax(dim=-1)
+        if len(rows) < batch:  # compacted: the live rows' new logits, the finished rows' last ones
+            full[rows] = logits
         else:
-            chosen = torch.multinomial(torch.softmax(warpers(None, logits), dim=-1), num_samples=1).squeeze(1)
-        lp = sampled_logprobs(logits.unsqueeze(1), chosen.unsqueeze(1), temperature).squeeze(1)
-        for i in live.nonzero().flatten().tolist():
-            tokens[i].append(int(chosen[i]))
-            logprobs[i].append(float(lp[i]))
+            full = logits
+        if warpers is None:
+            chosen = full.argmax(dim=-1)
+        else:
+            chosen = torch.multinomial(torch.softmax(warpers(None, full), dim=-1), num_samples=1).squeeze(1)
+        lp = sampled_logprobs(full.unsqueeze(1), chosen.unsqueeze(1), temperature).squeeze(1)
+        chosen, lp = chosen[rows], lp[rows]  # per position
+        for b in live.nonzero().flatten().tolist():
+            tokens[int(rows[b])].append(int(chosen[b]))
+            logprobs[int(rows[b])].append(float(lp[b]))
         live &= ~torch.isin(chosen, eos)
         if not live.any() or step == max_new_tokens - 1 or (stop is not None and stop.is_set()):
             break
+        if compact and (~live).sum() * 4 >= len(rows):
+            keep = live.nonzero().flatten()
+            for b in (~live).nonzero().flatten().tolist():
+                store(int(rows[b]), b, tokens[int(rows[b])])
+            for layer in past.layers:
+                layer.keep_rows(keep)
+            rows, live, chosen = rows[keep], live[keep], chosen[keep]
+            attention, positions, logits = attention[keep], positions[keep], logits[keep]
         fed = torch.where(live, chosen, torch.full_like(chosen, pad_id)).unsqueeze(1)
-        attention = torch.cat([attention, attention.new_ones((batch, 1))], dim=1)
+        attention = torch.cat([attention, attention.new_ones((len(rows), 1))], dim=1)
         out = model(input_ids=fed, attention_mask=attention, position_ids=positions + step, cache=past, use_cache=True)
         logits = out.logits[:, -1].float()
+    for b in range(len(rows)):
+        store(int(rows[b]), b, tokens[int(rows[b])])
     return tokens, logprobs
