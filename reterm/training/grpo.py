@@ -32,8 +32,9 @@ Scouting ahead (`scout_ahead`, on by default): the scouts of the next step's bat
 of recovery attempts, in the same generation batches, and the next step forks from their failure states at once. On
 a CPU a round at batch 2 costs most of what a round at batch 8 does, so a separate scout round was close to a second
 generation round per step; merged, it costs a few more rows (the forks of a state scouted ahead prefill its history
-once, as the scout's own key/value states went with the previous step's policy). The next step's forks then start from states a policy
-one update older reached (the attempts, the trained completions, are still sampled from the current weights). No
+once, as the scout's own key/value states went with the previous step's policy). The next step's forks then start
+from states a policy one update older reached (the attempts, the trained completions, are still sampled from the
+current weights). No
 look-ahead across a scheduled checkpoint or evaluation (save_steps, eval_steps), the end of an epoch or the last step:
 a run resumed from a checkpoint scouts its first step itself, as the uninterrupted run did. (A checkpoint a callback
 asks for at another step cannot be foreseen; a run resumed from one scouts its first step afresh, so its first step
@@ -280,8 +281,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
     def _drop_scouted(self) -> None:
         if self._scouted is not None:
-            for sc in self._scouted[2]:
-                sc.release()
+            _release(self._scouted[2])
             self._scouted = None
 
     def _take_scouted(self, slots: list[str]) -> list[Scouted] | None:
@@ -292,8 +292,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         step, tasks, scouted = held
         if step == self.state.global_step and tasks == slots:
             return scouted
-        for sc in scouted:  # not this step's (cannot happen unless the Trainer's order changed): scout afresh
-            sc.release()
+        _release(scouted)  # not this step's (cannot happen unless the Trainer's order changed): scout afresh
         return None
 
     def _next_slots(self, inputs: list, G: int) -> list[str] | None:
@@ -358,9 +357,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
                     self.model.train(training)
                     self._failed_generation_rounds = gen.failed_rounds
         except BaseException:
-            for sc in scouted or []:  # those `run` never took over (releasing a taken one does nothing)
-                if sc is not None:
-                    sc.release()
+            _release(scouted or [])  # those `run` never took over (releasing a taken one does nothing)
             self._drop_scouted()
             raise
         self._log_rollout(groups, rollout.stats, time.monotonic() - t0, gen)
@@ -513,6 +510,11 @@ class ReTermGRPOTrainer(GRPOTrainer):
                 m[f"reterm/recovery_rate/{cat}"].append(sum(passed) / len(passed))
         self.last_groups = groups  # for tests and callers that want the raw groups
         self.last_rollout_stats = dict(asdict(stats), rollout_s=rollout_s, generate_s=gen_s)
+
+
+def _release(scouted: list[Scouted]) -> None:
+    for sc in scouted:
+        sc.release()
 
 
 class _Peekable:

@@ -233,25 +233,34 @@ class Rollout:
         """One scout episode per slot; its failure states become the slot's. Returns whether each scout passed."""
         results = self._run_phase([EpisodeJob(("scout", s.index, s.tries), self.tasks[s.task_id]) for s in slots])
         passed = {}
-        for n, s in enumerate(slots):
-            try:
-                s.states, passed[s.index] = self._take_scout(s, results[("scout", s.index, s.tries)],
-                                                             self.rng("fork", s.index, s.tries))
-            except BaseException:  # the scouts not taken over yet still hold their snapshots
-                for later in slots[n + 1:]:
-                    results[("scout", later.index, later.tries)].release()
-                raise
+        taken = self._take_scouts(slots, results, lambda s: ("scout", s.index, s.tries), "fork")
+        for s, (states, ok) in zip(slots, taken):
+            s.states, passed[s.index] = states, ok
         return passed
 
-    def _take_scout(self, s: Slot, res: EpisodeResult, rng: random.Random) -> tuple[list[FailureState], bool]:
-        """A scout's failure states (taking over its snapshots) and whether it passed."""
-        traj = res.trajectory
-        self.stats.scouts += 1
-        states = fork_points.choose(traj, self.tasks[s.task_id], self.args.fork_point, rng,
-                                    final_snapshot=res.final_snapshot)
-        self.stats.infra += traj.reward is None
-        self.stats.scouts_passed += traj.passed
-        return states, traj.passed
+    def _take_scouts(self, slots: list[Slot], results: dict, key,
+                     rng_name: str) -> list[tuple[list[FailureState], bool]]:
+        """Each slot's scout (`results[key(slot)]`): its failure states (taking over its snapshots) and whether it
+        passed. If one cannot be taken, every snapshot of the others is released before the error goes on."""
+        taken = []
+        for n, s in enumerate(slots):
+            try:
+                res = results[key(s)]
+                traj = res.trajectory
+                states = fork_points.choose(traj, self.tasks[s.task_id], self.args.fork_point,
+                                            self.rng(rng_name, *key(s)[1:]), final_snapshot=res.final_snapshot)
+            except BaseException:
+                for states, _ in taken:
+                    for st in states:
+                        st.release()
+                for later in slots[n + 1:]:
+                    results[key(later)].release()
+                raise
+            self.stats.scouts += 1
+            self.stats.infra += traj.reward is None
+            self.stats.scouts_passed += traj.passed
+            taken.append((states, traj.passed))
+        return taken
 
     def _run_attempts(self, plans: list[Plan], G: int, ahead: list[Slot] = ()) -> None:
         """G attempts per plan, forked from its state (or from the task start); each plan's slot gets its group.
@@ -275,14 +284,8 @@ class Rollout:
             for p in plans:
                 if p.state is not None:
                     p.state.release()
-        for n, s in enumerate(ahead):
-            try:
-                states, passed = self._take_scout(s, results[("ahead", s.index)], self.rng("ahead", s.index))
-            except BaseException:
-                for later in ahead[n + 1:]:
-                    results[("ahead", later.index)].release()
-                raise
-            self.ahead.append(Scouted(s.task_id, states, passed))
+        for s, (states, ok) in zip(ahead, self._take_scouts(ahead, results, lambda s: ("ahead", s.index), "ahead")):
+            self.ahead.append(Scouted(s.task_id, states, ok))
             self.stats.scouts_ahead += 1
         for p in plans:
             s = p.slot
