@@ -2,7 +2,8 @@
 
 The same 16 episodes (16 train tasks, fixed seed, fixed turn and token limits) run 16 at a time — one policy
 batching every waiting episode's generation — and one at a time, each with the KV cache kept between turns (the
-default); then 16 at a time again with `kv_cache_tokens=0` (every turn re-encodes its whole prompt, as before).
+default); then 16 at a time again with `kv_cache_tokens=0` (every turn re-encodes its whole prompt, as before), and
+16 at a time without the policy's gathering wait (`gather_max_s=0`: a batch takes only what arrives within 20 ms).
 Reports episodes per minute, their ratios, the share of wall time spent generating versus in the sandbox (commands
 and verification), the tokens prefilled and reused, and the process's peak RSS after each mode.
 
@@ -67,11 +68,14 @@ def main() -> None:
           f"model smollm2-135m ({str(dtype).replace('torch.', '')}, CPU); local backend")
     print(f"{len(tasks)} episodes, <= {args.max_turns} turns, <= {args.max_new_tokens} new tokens a turn\n")
     rows = {}
-    for name, conc, cache_tokens in (("concurrent, cached", args.episodes, None), ("sequential, cached", 1, None),
-                                     ("concurrent, uncached", args.episodes, 0)):
+    modes = (("concurrent, cached", args.episodes, {}), ("sequential, cached", 1, {}),
+             ("concurrent, uncached", args.episodes, {"kv_cache_tokens": 0}),
+             # the batching before the gathering wait: only the requests that arrive within 20 ms of the first
+             ("concurrent, cached, no gathering", args.episodes, {"gather_max_s": 0.0}))
+    for name, conc, kw in modes:
         policy = TransformersPolicy("smollm2-135m", SamplingConfig(max_new_tokens=args.max_new_tokens,
                                                                    temperature=0.7, seed=0), max_batch=conc,
-                                    dtype=args.dtype, kv_cache_tokens=cache_tokens)
+                                    dtype=args.dtype, **kw)
         rows[name] = run(policy, backend, tasks, cfg, conc)
         policy.close()
     print("| mode | wall (s) | episodes / min | generating (share of wall) | sandbox time (s, summed) "
@@ -83,9 +87,11 @@ def main() -> None:
               f"| {r['prefilled']} / {r['reused']} | {r['peak_cached']} | {r['peak_rss_mb']:.0f} |")
     per_min = {k: r["episodes_per_min"] for k, r in rows.items()}
     print(f"\nconcurrent / sequential episodes per minute (both cached): "
-          f"{per_min['concurrent, cached'] / per_min['sequential, cached']:.1f}x")
+          f"{per_min['concurrent, cached'] / per_min['sequential, cached']:.3f}x")
     print(f"concurrent cached / concurrent uncached: "
-          f"{per_min['concurrent, cached'] / per_min['concurrent, uncached']:.1f}x")
+          f"{per_min['concurrent, cached'] / per_min['concurrent, uncached']:.3f}x")
+    print(f"concurrent cached, with / without the gathering wait: "
+          f"{per_min['concurrent, cached'] / per_min['concurrent, cached, no gathering']:.3f}x")
 
 
 if __name__ == "__main__":

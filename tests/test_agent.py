@@ -204,6 +204,66 @@ def test_concurrent_episodes_share_batches(tiny_policy, task):
     assert tiny_policy.stats["batches"] < 12, "requests from concurrent episodes should be batched together"
 
 
+def _two_clients_second_comes_back_late(policy, delay_s: float, release_second: bool = False) -> None:
+    """Two threads generate together once; then the first asks again at once and the second after `delay_s`
+    (its commands were slower), or releases its conversation instead (its episode ended). Each releases its
+    conversation at the end, as run_episode does."""
+    prompts = [[{"role": "user", "content": "hi"}], [{"role": "user", "content": "list the files"}]]
+    together = threading.Barrier(2)
+
+    def client(i):
+        together.wait()
+        gen = policy.generate(prompts[i])
+        if i == 1:
+            threading.Event().wait(delay_s)
+        if not (i == 1 and release_second):
+            policy.generate(prompts[i] + [{"role": "assistant", "content": gen.text},
+                                          {"role": "user", "content": "ok"}])
+        policy.release(policy.render_prompt(prompts[i]))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+
+
+def test_a_batch_waits_for_an_episode_still_running_its_commands(tiny_model, tokenizer):
+    """The second client's next request comes 1.5 s after the first's: with the gathering wait both are one batch,
+    without it (gather_max_s=0) the first goes alone after its 0.5 s batching window and the second makes a batch of
+    its own. (The window is long so that the first turn's two requests surely meet on a busy machine.)"""
+    batches = {}
+    for name, gather_max_s in (("gather", 30.0), ("no wait", 0.0)):
+        pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
+                                 tokenizer=tokenizer, batch_wait_s=0.5, gather_fraction=1e6,
+                                 gather_max_s=gather_max_s)
+        try:
+            _two_clients_second_comes_back_late(pol, 1.5)
+            batches[name] = pol.stats["batches"]
+            assert pol.stats["sequences"] == 4
+        finally:
+            pol.close()
+    assert batches == {"gather": 2, "no wait": 3}
+
+
+def test_a_batch_never_waits_for_an_ended_conversation_or_a_lone_episode(tiny_model, tokenizer):
+    """A released conversation is not waited for, and one client alone never waits: with a 60 s gathering bound,
+    both finish long before it."""
+    import time
+
+    pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
+                             tokenizer=tokenizer, gather_fraction=1e6, gather_max_s=60.0)
+    try:
+        t0 = time.monotonic()
+        _two_clients_second_comes_back_late(pol, 0.3, release_second=True)
+        for _ in range(3):  # one episode, turn after turn
+            pol.generate([{"role": "user", "content": "hi"}])
+        assert time.monotonic() - t0 < 30
+        assert pol.stats["sequences"] == 6
+    finally:
+        pol.close()
+
+
 # --- OpenAI-compatible endpoint (served here, on loopback, by the tiny model) --------------------------------------
 @pytest.fixture
 def openai_server(tiny_model, tokenizer):

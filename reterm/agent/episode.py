@@ -136,52 +136,54 @@ def run_episode(policy: Policy, sandbox: Sandbox, task: Task, config: EpisodeCon
     failed_commands: list[str] = []
     gen_total = exec_total = 0.0
     traj.stop_reason = "max_turns"
-    for index in range(cfg.max_turns):
-        if stopping.STOP.is_set():
-            traj.stop_reason = "stopped"
-            break
-        if time.monotonic() >= deadline:
-            traj.stop_reason = "agent_timeout"
-            break
-        if ids is not None and len(ids) + max_new > cfg.max_context_tokens:
-            traj.stop_reason = "context_exhausted"
-            break
-        t0 = time.monotonic()
-        gen = policy.generate(traj.messages, prompt_ids=ids)
-        turn = Turn(index=index, reply=gen.text, completion_ids=gen.token_ids, logprobs=gen.logprobs,
-                    finish_reason=gen.finish_reason, gen_seconds=time.monotonic() - t0)
-        gen_total += turn.gen_seconds
-        traj.messages.append({"role": "assistant", "content": gen.text})
-        parsed = fmt.parse(gen.text)
-        turn.commands, turn.said_done, turn.parse_error = parsed.commands, parsed.done, parsed.error
-        t0 = time.monotonic()
-        pieces, traj.infra_error = _exec_commands(sandbox, turn, parsed.commands, cfg, deadline, tok)
-        turn.exec_seconds = time.monotonic() - t0
-        exec_total += turn.exec_seconds
-        turn.label = failures.classify_step(turn.results, turn.parse_error, failed_commands, turn.commands)
-        if turn.label != failures.OK:
-            failed_commands.extend(c for c, r in zip(turn.commands, turn.results) if r["exit_code"] != 0)
-        traj.turns.append(turn)
-        if traj.infra_error:
-            traj.stop_reason = "error"
-            break
-        if cfg.snapshot_on_error and turn.label != failures.OK:
-            snap = sandbox.snapshot()
-            turn.snapshot_id = snap.id
-            traj.snapshots[snap.id] = snap
-        if parsed.done and not parsed.commands:
-            traj.stop_reason = "done"
-            break
-        observation = parsed.error or fmt.observation(pieces + parsed.notes)
-        turn.observation = observation
-        traj.messages.append({"role": "user", "content": observation})
+    try:  # released on every path: the policy's batches wait for episodes that hold a conversation
+        for index in range(cfg.max_turns):
+            if stopping.STOP.is_set():
+                traj.stop_reason = "stopped"
+                break
+            if time.monotonic() >= deadline:
+                traj.stop_reason = "agent_timeout"
+                break
+            if ids is not None and len(ids) + max_new > cfg.max_context_tokens:
+                traj.stop_reason = "context_exhausted"
+                break
+            t0 = time.monotonic()
+            gen = policy.generate(traj.messages, prompt_ids=ids)
+            turn = Turn(index=index, reply=gen.text, completion_ids=gen.token_ids, logprobs=gen.logprobs,
+                        finish_reason=gen.finish_reason, gen_seconds=time.monotonic() - t0)
+            gen_total += turn.gen_seconds
+            traj.messages.append({"role": "assistant", "content": gen.text})
+            parsed = fmt.parse(gen.text)
+            turn.commands, turn.said_done, turn.parse_error = parsed.commands, parsed.done, parsed.error
+            t0 = time.monotonic()
+            pieces, traj.infra_error = _exec_commands(sandbox, turn, parsed.commands, cfg, deadline, tok)
+            turn.exec_seconds = time.monotonic() - t0
+            exec_total += turn.exec_seconds
+            turn.label = failures.classify_step(turn.results, turn.parse_error, failed_commands, turn.commands)
+            if turn.label != failures.OK:
+                failed_commands.extend(c for c, r in zip(turn.commands, turn.results) if r["exit_code"] != 0)
+            traj.turns.append(turn)
+            if traj.infra_error:
+                traj.stop_reason = "error"
+                break
+            if cfg.snapshot_on_error and turn.label != failures.OK:
+                snap = sandbox.snapshot()
+                turn.snapshot_id = snap.id
+                traj.snapshots[snap.id] = snap
+            if parsed.done and not parsed.commands:
+                traj.stop_reason = "done"
+                break
+            observation = parsed.error or fmt.observation(pieces + parsed.notes)
+            turn.observation = observation
+            traj.messages.append({"role": "user", "content": observation})
+            if ids is not None:
+                text_so_far = _extend_ids(tok, traj.messages, gen.token_ids, turn, ids, text_so_far)
+            if parsed.done:
+                traj.stop_reason = "done"
+                break
+    finally:
         if ids is not None:
-            text_so_far = _extend_ids(tok, traj.messages, gen.token_ids, turn, ids, text_so_far)
-        if parsed.done:
-            traj.stop_reason = "done"
-            break
-    if ids is not None:
-        policy.release(ids)
+            policy.release(ids)
     traj.timings = {"generate": round(gen_total, 3), "exec": round(exec_total, 3),
                     "agent": round(time.monotonic() - started, 3)}
     if verify and traj.infra_error is None:

@@ -126,10 +126,17 @@ class TransformersPolicy(TokenPolicy):
 
     def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
                  batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto",
-                 kv_cache_tokens: int | None = None):
+                 kv_cache_tokens: int | None = None, gather_fraction: float = 0.25, gather_max_s: float = 2.0):
         """`kv_cache_tokens`: how many tokens' key/value states to keep between turns (default: RETERM_KV_CACHE_TOKENS
         or 65,536, ~3 GB for SmolLM2-135M in float32; 0: none, every turn re-encodes its whole prompt, as models with
-        sliding or hybrid caches always do)."""
+        sliding or hybrid caches always do).
+
+        Batching: a batch takes the requests that arrive within `batch_wait_s` of the first, and then waits for the
+        episodes that are still running the commands of their last reply (they got a generation from this policy
+        and have neither asked again nor released their conversation), at most `gather_fraction` of the last
+        batch's time and `gather_max_s`. Without that wait, an episode whose commands took 50 ms longer than the
+        others' missed the batch and ran a batch of its own next, at nearly a full batch's cost (a decode step
+        reads every weight whatever the batch size); a lone episode never waits (no other is running commands)."""
         import torch
 
         from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
@@ -144,6 +151,10 @@ class TransformersPolicy(TokenPolicy):
                              else None)
         self.max_batch = max_batch
         self.batch_wait_s = batch_wait_s
+        self.gather_fraction, self.gather_max_s = gather_fraction, gather_max_s
+        self._last_batch_s = 0.0
+        self._running_commands: set[int] = set()  # threads whose episode is between a generation and its next request
+        self._clients = threading.Condition()
         self._torch = torch
         self._requests: queue.Queue = queue.Queue()
         self._stop = threading.Event()
@@ -162,12 +173,18 @@ class TransformersPolicy(TokenPolicy):
     def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
         """Through the batching thread: concurrent episodes' requests share one model call."""
         ids = prompt_ids if prompt_ids is not None else self.render_prompt(messages)
-        box = {"ids": ids, "done": threading.Event()}
+        box = {"ids": ids, "done": threading.Event(), "client": threading.get_ident()}
         self._requests.put(box)
+        self._client_back(box["client"])
         box["done"].wait()
         if "error" in box:
             raise box["error"]
         return box["result"]
+
+    def _client_back(self, client: int) -> None:
+        with self._clients:
+            self._running_commands.discard(client)
+            self._clients.notify_all()
 
     def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
         """Batched generation for callers that already hold several prompts (bypasses the queue)."""
@@ -186,15 +203,32 @@ class TransformersPolicy(TokenPolicy):
                     batch.append(self._requests.get(timeout=max(0.0, deadline - time.monotonic())))
                 except queue.Empty:
                     break
+            self._gather(batch)
             try:
+                t0 = time.monotonic()
                 results = self._run_batch([b["ids"] for b in batch])
+                self._last_batch_s = time.monotonic() - t0
                 for b, r in zip(batch, results):
                     b["result"] = r
+                with self._clients:  # before they are woken, so that the next batch cannot miss them
+                    self._running_commands.update(b["client"] for b in batch)
             except BaseException as e:
                 for b in batch:
                     b["error"] = e
             for b in batch:
                 b["done"].set()
+
+    def _gather(self, batch: list[dict]) -> None:
+        """Adds to `batch` the requests of episodes still running their commands, waiting for them at most
+        `gather_fraction` of the last batch's time (see __init__)."""
+        wait = min(self.gather_max_s, self.gather_fraction * self._last_batch_s)
+        with self._clients:  # every request that arrives notifies (`_client_back`)
+            self._clients.wait_for(lambda: not self._running_commands, timeout=wait)
+        try:
+            while len(batch) < self.max_batch:
+                batch.append(self._requests.get_nowait())
+        except queue.Empty:
+            pass
 
     def _run_batch(self, prompts: list[list[int]]) -> list[Generation]:
         t0 = time.monotonic()
@@ -244,6 +278,8 @@ class TransformersPolicy(TokenPolicy):
         return [(new[i].tolist(), logp[i].tolist()) for i in range(len(prompts))]
 
     def release(self, prompt_ids: list[int]) -> None:
+        """The conversation ended: its states are dropped, and batches no longer wait for its episode."""
+        self._client_back(threading.get_ident())
         if self.prefix_cache is not None:
             self.prefix_cache.release(prompt_ids)
 
