@@ -29,7 +29,7 @@ from reterm.sandbox import make_backend
 
 def run(policy, backend, tasks, cfg, concurrency):
     def one(task):
-        with backend.start(task) as sb:
+        with policy.expecting(), backend.start(task) as sb:
             return run_episode(policy, sb, task, cfg)
 
     before = dict(policy.stats)

@@ -246,15 +246,45 @@ def test_a_batch_waits_for_an_episode_still_running_its_commands(tiny_model, tok
     assert batches == {"gather": 2, "no wait": 3}
 
 
+def test_the_first_batch_waits_for_an_episode_whose_sandbox_is_starting(tiny_model, tokenizer):
+    """One episode asks at once, the other's sandbox takes 1.5 s to start (`expecting`): with the gathering wait the
+    first batch holds both; without it the late one runs a batch of its own."""
+    batches = {}
+    for name, gather_max_s in (("gather", 30.0), ("no wait", 0.0)):
+        pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
+                                 tokenizer=tokenizer, gather_max_s=gather_max_s)
+        expecting = threading.Barrier(2)
+
+        def late():
+            with pol.expecting():
+                expecting.wait()
+                threading.Event().wait(1.5)
+                pol.generate([{"role": "user", "content": "late"}])
+
+        try:
+            t = threading.Thread(target=late)
+            t.start()
+            expecting.wait()
+            pol.generate([{"role": "user", "content": "early"}])
+            t.join(timeout=120)
+            batches[name] = pol.stats["batches"]
+        finally:
+            pol.close()
+    assert batches == {"gather": 1, "no wait": 2}
+
+
 def test_a_batch_never_waits_for_an_ended_conversation_or_a_lone_episode(tiny_model, tokenizer):
-    """A released conversation is not waited for, and one client alone never waits: with a 60 s gathering bound,
-    both finish long before it."""
+    """A released conversation, a sandbox that failed to start and one client alone are never waited for: with a
+    60 s gathering bound, all finish long before it."""
     import time
 
     pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
                              tokenizer=tokenizer, gather_fraction=1e6, gather_max_s=60.0)
     try:
         t0 = time.monotonic()
+        with pytest.raises(OSError):
+            with pol.expecting():
+                raise OSError("the sandbox did not start")
         _two_clients_second_comes_back_late(pol, 0.3, release_second=True)
         for _ in range(3):  # one episode, turn after turn
             pol.generate([{"role": "user", "content": "hi"}])

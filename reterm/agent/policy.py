@@ -11,6 +11,7 @@ Both local ones are `TokenPolicy`s: they render prompts with their own tokenizer
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import random
@@ -72,6 +73,11 @@ class Policy:
     def release(self, prompt_ids: list[int]) -> None:
         """The conversation whose token ids (at any of its turns) are `prompt_ids` is over: state kept for it can go."""
 
+    def expecting(self):
+        """A context for an episode being set up in the calling thread (its sandbox starting): a batching policy
+        waits for its first request as for an episode running its commands. Nothing for other policies."""
+        return contextlib.nullcontext()
+
     def close(self) -> None:
         pass
 
@@ -132,11 +138,13 @@ class TransformersPolicy(TokenPolicy):
         sliding or hybrid caches always do).
 
         Batching: a batch takes the requests that arrive within `batch_wait_s` of the first, and then waits for the
-        episodes that are still running the commands of their last reply (they got a generation from this policy
-        and have neither asked again nor released their conversation), at most `gather_fraction` of the last
-        batch's time and `gather_max_s`. Without that wait, an episode whose commands took 50 ms longer than the
-        others' missed the batch and ran a batch of its own next, at nearly a full batch's cost (a decode step
-        reads every weight whatever the batch size); a lone episode never waits (no other is running commands)."""
+        episodes whose request is expected: those running the commands of their last reply (they got a generation
+        from this policy and have neither asked again nor released their conversation) and those whose sandbox is
+        starting (`expecting`), at most `gather_fraction` of the last batch's time and `gather_max_s` (the first
+        batch: `gather_max_s`). Without that wait, an episode whose commands took 50 ms longer than the others'
+        missed the batch and ran a batch of its own next, at nearly a full batch's cost (a decode step reads every
+        weight whatever the batch size), and episodes whose sandboxes started late stayed a batch behind the others
+        to the end; a lone episode never waits (no other is expected)."""
         import torch
 
         from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
@@ -152,8 +160,8 @@ class TransformersPolicy(TokenPolicy):
         self.max_batch = max_batch
         self.batch_wait_s = batch_wait_s
         self.gather_fraction, self.gather_max_s = gather_fraction, gather_max_s
-        self._last_batch_s = 0.0
-        self._running_commands: set[int] = set()  # threads whose episode is between a generation and its next request
+        self._last_batch_s = None  # seconds, once a batch has run
+        self._expected: set[int] = set()  # threads whose request is expected (see __init__)
         self._clients = threading.Condition()
         self._torch = torch
         self._requests: queue.Queue = queue.Queue()
@@ -183,8 +191,18 @@ class TransformersPolicy(TokenPolicy):
 
     def _client_back(self, client: int) -> None:
         with self._clients:
-            self._running_commands.discard(client)
+            self._expected.discard(client)
             self._clients.notify_all()
+
+    @contextlib.contextmanager
+    def expecting(self):
+        client = threading.get_ident()
+        with self._clients:
+            self._expected.add(client)
+        try:
+            yield
+        finally:  # a sandbox that failed to start never asks
+            self._client_back(client)
 
     def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
         """Batched generation for callers that already hold several prompts (bypasses the queue)."""
@@ -211,7 +229,7 @@ class TransformersPolicy(TokenPolicy):
                 for b, r in zip(batch, results):
                     b["result"] = r
                 with self._clients:  # before they are woken, so that the next batch cannot miss them
-                    self._running_commands.update(b["client"] for b in batch)
+                    self._expected.update(b["client"] for b in batch)
             except BaseException as e:
                 for b in batch:
                     b["error"] = e
@@ -219,11 +237,13 @@ class TransformersPolicy(TokenPolicy):
                 b["done"].set()
 
     def _gather(self, batch: list[dict]) -> None:
-        """Adds to `batch` the requests of episodes still running their commands, waiting for them at most
+        """Adds to `batch` the requests of the episodes whose request is expected, waiting for them at most
         `gather_fraction` of the last batch's time (see __init__)."""
-        wait = min(self.gather_max_s, self.gather_fraction * self._last_batch_s)
+        wait = self.gather_max_s
+        if self._last_batch_s is not None:
+            wait = min(wait, self.gather_fraction * self._last_batch_s)
         with self._clients:  # every request that arrives notifies (`_client_back`)
-            self._clients.wait_for(lambda: not self._running_commands, timeout=wait)
+            self._clients.wait_for(lambda: not self._expected, timeout=wait)
         try:
             while len(batch) < self.max_batch:
                 batch.append(self._requests.get_nowait())

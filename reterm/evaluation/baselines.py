@@ -5,6 +5,7 @@ Both act through the sandbox's persistent shell, exactly as a model's commands w
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from dataclasses import dataclass, field
 
@@ -24,12 +25,17 @@ class AgentOutcome:
 class NopAgent:
     name = "nop"
 
+    def trial(self):
+        """A context around a whole trial (set-up, acting, verifying); a model agent's policy uses it."""
+        return contextlib.nullcontext()
+
     def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
         return AgentOutcome()
 
 
 class OracleAgent:
     name = "oracle"
+    trial = NopAgent.trial
 
     def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
         if task.solution is None:

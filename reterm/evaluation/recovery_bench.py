@@ -43,11 +43,12 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
     episodes = {"n": 0, "failed": 0, "passed": 0, "infra": 0}
 
     def one(task):
-        sb = backend.start(task)
-        try:
-            traj = run_episode(policy, sb, task, cfg)
-        finally:
-            sb.close()
+        with policy.expecting():  # the policy's batches wait for this episode while its sandbox starts
+            sb = backend.start(task)
+            try:
+                traj = run_episode(policy, sb, task, cfg)
+            finally:
+                sb.close()
         states = fork_points.choose(traj, task, "first", limit=max_states_per_episode, source="collected")
         try:
             for state in states:

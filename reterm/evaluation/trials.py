@@ -33,6 +33,10 @@ class ModelAgent:
     def run(self, sandbox: Sandbox, task: Task) -> AgentOutcome:
         return AgentOutcome(trajectory=run_episode(self.policy, sandbox, task, self.config, verify=True))
 
+    def trial(self):
+        """While the trial's sandbox starts, the policy's batches wait for its first request (`Policy.expecting`)."""
+        return self.policy.expecting()
+
 
 AGENTS = {"oracle": OracleAgent, "nop": NopAgent, "model": ModelAgent}
 
@@ -125,21 +129,22 @@ def run_trial(task: Task, backend: Backend, agent, sample: int = 0, logs: Path |
     res = TrialResult(task.id, agent.name, backend.name, category=task.category, family=task.family, sample=sample)
     t = time.monotonic()
     sandbox = None
-    try:
-        backend.prepare(task)
-        res.timings["build"] = round(time.monotonic() - t, 3)
-        t = time.monotonic()
-        sandbox = backend.start(task)
-        res.timings["setup"] = round(time.monotonic() - t, 3)
-        fields = (_run_steps if task.steps else _act_and_verify)(sandbox, task, agent, logs)
-        res.timings.update(fields.pop("timings"))
-        for k, v in fields.items():
-            setattr(res, k, v)
-    except (SandboxError, DockerfileError, OSError) as e:
-        res.infra_error = f"{e.__class__.__name__}: {e}"
-    finally:
-        if sandbox is not None:
-            sandbox.close()
+    with agent.trial():  # a model agent's batches wait for this trial while its sandbox starts
+        try:
+            backend.prepare(task)
+            res.timings["build"] = round(time.monotonic() - t, 3)
+            t = time.monotonic()
+            sandbox = backend.start(task)
+            res.timings["setup"] = round(time.monotonic() - t, 3)
+            fields = (_run_steps if task.steps else _act_and_verify)(sandbox, task, agent, logs)
+            res.timings.update(fields.pop("timings"))
+            for k, v in fields.items():
+                setattr(res, k, v)
+        except (SandboxError, DockerfileError, OSError) as e:
+            res.infra_error = f"{e.__class__.__name__}: {e}"
+        finally:
+            if sandbox is not None:
+                sandbox.close()
     if logs is not None:
         res.logs = str(logs)
         logs.mkdir(parents=True, exist_ok=True)
