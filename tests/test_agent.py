@@ -274,10 +274,30 @@ def test_the_first_batch_waits_for_an_episode_whose_sandbox_is_starting(tiny_mod
 
 
 def test_a_batch_never_waits_for_an_ended_conversation_or_a_lone_episode(tiny_model, tokenizer):
-    """A released conversation, a sandbox that failed to start and one client alone are never waited for: with a
-    60 s gathering bound, all finish long before it."""
+    """A released conversation, a sandbox that failed to start, one client alone, and anyone once the batch is
+    full are never waited for: with a 60 s gathering bound, all finish long before it."""
     import time
 
+    t0 = time.monotonic()
+    full = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
+                              tokenizer=tokenizer, max_batch=1, gather_max_s=60.0)
+    starting, asked = threading.Event(), threading.Event()
+
+    def expected_but_slow():
+        with full.expecting():
+            starting.set()
+            asked.wait(timeout=120)
+
+    t = threading.Thread(target=expected_but_slow)
+    t.start()
+    try:
+        starting.wait(timeout=30)
+        full.generate([{"role": "user", "content": "hi"}])  # a batch of one is full: no waiting for the other
+        assert time.monotonic() - t0 < 30
+    finally:
+        asked.set()
+        t.join(timeout=30)
+        full.close()
     pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
                              tokenizer=tokenizer, gather_fraction=1e6, gather_max_s=60.0)
     try:

@@ -242,8 +242,9 @@ class TransformersPolicy(TokenPolicy):
         wait = self.gather_max_s
         if self._last_batch_s is not None:
             wait = min(wait, self.gather_fraction * self._last_batch_s)
-        with self._clients:  # every request that arrives notifies (`_client_back`)
-            self._clients.wait_for(lambda: not self._expected, timeout=wait)
+        with self._clients:  # every request that arrives notifies (`_client_back`); a full batch waits for no one
+            self._clients.wait_for(lambda: not self._expected
+                                   or self._requests.qsize() >= self.max_batch - len(batch), timeout=wait)
         try:
             while len(batch) < self.max_batch:
                 batch.append(self._requests.get_nowait())
