@@ -204,6 +204,11 @@ def test_concurrent_episodes_share_batches(tiny_policy, task):
     assert tiny_policy.stats["batches"] < 12, "requests from concurrent episodes should be batched together"
 
 
+def _gathering_policy(tiny_model, tokenizer, **kw) -> TransformersPolicy:
+    return TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
+                              tokenizer=tokenizer, **kw)
+
+
 def _two_clients_second_comes_back_late(policy, delay_s: float, release_second: bool = False) -> None:
     """Two threads generate together once; then the first asks again at once and the second after `delay_s`
     (its commands were slower), or releases its conversation instead (its episode ended). Each releases its
@@ -234,9 +239,8 @@ def test_a_batch_waits_for_an_episode_still_running_its_commands(tiny_model, tok
     its own. (The window is long so that the first turn's two requests surely meet on a busy machine.)"""
     batches = {}
     for name, gather_max_s in (("gather", 30.0), ("no wait", 0.0)):
-        pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
-                                 tokenizer=tokenizer, batch_wait_s=0.5, gather_fraction=1e6,
-                                 gather_max_s=gather_max_s)
+        pol = _gathering_policy(tiny_model, tokenizer, batch_wait_s=0.5, gather_fraction=1e6,
+                                gather_max_s=gather_max_s)
         try:
             _two_clients_second_comes_back_late(pol, 1.5)
             batches[name] = pol.stats["batches"]
@@ -251,8 +255,7 @@ def test_the_first_batch_waits_for_an_episode_whose_sandbox_is_starting(tiny_mod
     first batch holds both; without it the late one runs a batch of its own."""
     batches = {}
     for name, gather_max_s in (("gather", 30.0), ("no wait", 0.0)):
-        pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
-                                 tokenizer=tokenizer, gather_max_s=gather_max_s)
+        pol = _gathering_policy(tiny_model, tokenizer, gather_max_s=gather_max_s)
         expecting = threading.Barrier(2)
 
         def late():
@@ -279,8 +282,7 @@ def test_a_batch_never_waits_for_an_ended_conversation_or_a_lone_episode(tiny_mo
     import time
 
     t0 = time.monotonic()
-    full = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
-                              tokenizer=tokenizer, max_batch=1, gather_max_s=60.0)
+    full = _gathering_policy(tiny_model, tokenizer, max_batch=1, gather_max_s=60.0)
     starting, asked = threading.Event(), threading.Event()
 
     def expected_but_slow():
@@ -298,8 +300,7 @@ def test_a_batch_never_waits_for_an_ended_conversation_or_a_lone_episode(tiny_mo
         asked.set()
         t.join(timeout=30)
         full.close()
-    pol = TransformersPolicy("tiny", SamplingConfig(max_new_tokens=4, temperature=0), model=tiny_model,
-                             tokenizer=tokenizer, gather_fraction=1e6, gather_max_s=60.0)
+    pol = _gathering_policy(tiny_model, tokenizer, gather_fraction=1e6, gather_max_s=60.0)
     try:
         t0 = time.monotonic()
         with pytest.raises(OSError):

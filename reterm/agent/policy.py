@@ -223,9 +223,7 @@ class TransformersPolicy(TokenPolicy):
                     break
             self._gather(batch)
             try:
-                t0 = time.monotonic()
                 results = self._run_batch([b["ids"] for b in batch])
-                self._last_batch_s = time.monotonic() - t0
                 for b, r in zip(batch, results):
                     b["result"] = r
                 with self._clients:  # before they are woken, so that the next batch cannot miss them
@@ -272,9 +270,10 @@ class TransformersPolicy(TokenPolicy):
             ids = ids[:cut] if cut is not None else ids
             text = self.tokenizer.decode(ids, skip_special_tokens=True)
             results.append(Generation(text, ids, logprobs[: len(ids)], finish))
+        self._last_batch_s = time.monotonic() - t0  # bounds the next batch's gathering wait
         self.stats["batches"] += 1
         self.stats["sequences"] += len(prompts)
-        self.stats["gen_seconds"] += time.monotonic() - t0
+        self.stats["gen_seconds"] += self._last_batch_s
         return results
 
     def _generate_uncached(self, prompts: list[list[int]], pad: int) -> list[tuple[list[int], list[float]]]:
