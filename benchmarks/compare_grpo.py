@@ -18,7 +18,8 @@ Resumable: rerun the same command. A finished training run (DONE marker) and an 
 skipped; an interrupted run resumes from its newest checkpoint. Evaluations use a fixed sampling seed, so every
 checkpoint meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes
 `-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json),
-eval/<method>-s<seed>/step-<n>.json, table.md, results.json, compare.png.
+eval/<method>-s<seed>/step-<n>.json, table.md, runs.md (per run: the counts, the signal and its cost, and where the
+groups were flat, by category), results.json, compare.png.
 Intervals are 95% Wilson intervals over attempts pooled across seeds (seeds are few; the per-seed values are in
 results.json).
 """
@@ -130,20 +131,81 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     return result
 
 
-def training_log(run: Path) -> dict:
-    """Per-step budget used and signal from the run's trainer_state.json (the newest checkpoint's if the run's own
-    is missing)."""
+def _log_history(run: Path) -> list[dict]:
+    """The per-step rollout logs of a run, from its trainer_state.json (the newest checkpoint's if the run's own is
+    missing)."""
     states = [run / "trainer_state.json", *sorted(run.glob("checkpoint-*/trainer_state.json"),
-                                                  key=lambda p: int(p.parent.name.split("-")[1]))]
+                                                  key=lambda p: int(p.parent.name.split("-")[1]), reverse=True)]
     state = next((p for p in states if p.exists()), None)
     if state is None:
-        return {}
-    hist = [h for h in json.loads(state.read_text())["log_history"] if "reterm/sampled_tokens" in h]
+        return []
+    return [h for h in json.loads(state.read_text())["log_history"] if "reterm/sampled_tokens" in h]
+
+
+RATE = "reterm/recovery_rate/"
+
+
+def _mixed(rate: float) -> bool:
+    return 0.0 < rate < 1.0
+
+
+def training_log(run: Path) -> dict:
+    """Per-step budget used and signal: the mean and largest sampled tokens a step, the fraction of steps with a
+    non-flat group, and of steps where a group forked from a failure state (any category but `start`) was mixed, the
+    scouts run and passed, and the training wall (sum of step times)."""
+    hist = _log_history(run)
     if not hist:
         return {}
+    scouts = [h.get("reterm/scouts", 0.0) for h in hist]
     return {"steps": len(hist),
             "sampled_tokens_mean": sum(h["reterm/sampled_tokens"] for h in hist) / len(hist),
-            "steps_with_signal": sum(h.get("reterm/flat_group_fraction", 1.0) < 1.0 for h in hist) / len(hist)}
+            "sampled_tokens_max": max(h["reterm/sampled_tokens"] for h in hist),
+            "steps_with_signal": sum(h.get("reterm/flat_group_fraction", 1.0) < 1.0 for h in hist) / len(hist),
+            "steps_with_forked_signal": sum(any(_mixed(v) for k, v in h.items() if k.startswith(RATE)
+                                                and k != RATE + "start") for h in hist) / len(hist),
+            "scouts": sum(scouts),
+            "scouts_passed": sum(n * h.get("reterm/scout_pass_rate", 0.0) for n, h in zip(scouts, hist)),
+            "train_wall_s": sum(h.get("reterm/time_step_s", 0.0) for h in hist)}
+
+
+def group_categories(run: Path) -> dict[str, dict[str, int]]:
+    """Where the groups were flat: for each category a step's groups were drawn from (`start` = from the task start),
+    the steps whose attempts in it all failed, were mixed, or all passed (the step log keeps one rate a category a
+    step, so two groups of one category in a step count once)."""
+    out: dict[str, dict[str, int]] = {}
+    for h in _log_history(run):
+        for key, rate in h.items():
+            if key.startswith(RATE):
+                row = out.setdefault(key[len(RATE):], {"steps": 0, "all_fail": 0, "mixed": 0, "all_pass": 0})
+                row["steps"] += 1
+                row["all_fail" if rate <= 0.0 else "all_pass" if rate >= 1.0 else "mixed"] += 1
+    return dict(sorted(out.items()))
+
+
+def runs_table(per_run: dict, steps: int) -> str:
+    """One row a run at its last evaluated step: recovery and pass@1 counts, and the training log's signal and cost;
+    then, per method, where its groups were flat (category: steps drawn / all-fail / mixed / all-pass)."""
+    head = ["run", "step", "recovery", "held-out pass@1", "steps with signal", "steps with a mixed forked group",
+            "sampled tokens/step (mean; max)", "scouts (passed)", "training wall"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, r in per_run.items():
+        step = max(s for s in r["evals"] if s <= steps)
+        ev, log = r["evals"][step], r["training"]
+        rec = ev["recovery"]["by_category"].values()
+        k = sum(c["recovered"] for c in rec)
+        n = sum(c["attempts"] - c["infra_errors"] for c in rec)
+        lines.append("| " + " | ".join([
+            name, str(step), f"{k}/{n}", f"{ev['heldout']['passed']}/{ev['heldout']['scored']}",
+            *([f"{log['steps_with_signal']:.0%}", f"{log['steps_with_forked_signal']:.0%}",
+               f"{log['sampled_tokens_mean']:,.0f}; {log['sampled_tokens_max']:,.0f}",
+               f"{log['scouts']:.0f} ({log['scouts_passed']:.0f})", f"{log['train_wall_s']:,.0f} s"]
+              if log else ["-"] * 5)]) + " |")
+    lines += ["", "| run | category: steps drawn / all-fail / mixed / all-pass |", "|---|---|"]
+    for name, r in per_run.items():
+        cats = r.get("groups", {})
+        lines.append(f"| {name} | " + ", ".join(
+            f"{c}: {v['steps']}/{v['all_fail']}/{v['mixed']}/{v['all_pass']}" for c, v in cats.items()) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def pooled(results: list[dict]) -> dict:
@@ -256,7 +318,8 @@ def main(argv=None) -> int:
             name = run.name
             evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / name / f"step-{step}.json", settings, heldout)
                                   for step, d in checkpoints(run, a.steps).items()}
-            per_run[name] = {"method": method, "seed": seed, "evals": evals, "training": training_log(run)}
+            per_run[name] = {"method": method, "seed": seed, "evals": evals, "training": training_log(run),
+                             "groups": group_categories(run)}
     rows = [{"method": "sft", "step": 0, **pooled([start])}]
     for method in a.methods:
         runs = [r for r in per_run.values() if r["method"] == method]
@@ -267,10 +330,11 @@ def main(argv=None) -> int:
                          "training": training})
     md = table(rows)
     (a.out / "table.md").write_text(md)
+    (a.out / "runs.md").write_text(runs_table(per_run, a.steps))
     (a.out / "results.json").write_text(json.dumps({"rows": rows, "runs": per_run}, indent=1, default=str) + "\n")
     chart(rows, a.out / "compare.png")
     print(md)
-    print(f"wrote {a.out / 'table.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}")
+    print(f"wrote {a.out / 'table.md'}, {a.out / 'runs.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}")
     return 0
 
 

@@ -41,6 +41,47 @@ def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
     assert "--sft" in capsys.readouterr().err
 
 
+def _state(path: Path, steps: list[dict]) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    hist = [{"loss": 0.0, "step": i + 1, **h} for i, h in enumerate(steps)] + [{"train_runtime": 1.0}]
+    (path / "trainer_state.json").write_text(json.dumps({"log_history": hist}))
+
+
+def test_step_logs_say_where_the_groups_were_flat(tmp_path):
+    """The per-run signal and the per-category breakdown are read from the step logs as the trainer writes them: a
+    step whose only mixed group came from the task start is signal but not forked signal; a checkpoint's state is
+    read when the run's own is missing, the newest checkpoint's first."""
+    cmp = _compare()
+    steps = [  # step 1: a forked syntax_error group mixed; step 2: only the start group mixed; step 3: all flat
+        {"reterm/sampled_tokens": 1000.0, "reterm/flat_group_fraction": 0.5, "reterm/scouts": 2.0,
+         "reterm/scout_pass_rate": 0.5, "reterm/time_step_s": 60.0, "reterm/recovery_rate/syntax_error": 0.25,
+         "reterm/recovery_rate/start": 0.0},
+        {"reterm/sampled_tokens": 3000.0, "reterm/flat_group_fraction": 0.5, "reterm/scouts": 4.0,
+         "reterm/scout_pass_rate": 0.25, "reterm/time_step_s": 90.0, "reterm/recovery_rate/start": 0.5,
+         "reterm/recovery_rate/syntax_error": 0.0},
+        {"reterm/sampled_tokens": 2000.0, "reterm/flat_group_fraction": 1.0, "reterm/scouts": 2.0,
+         "reterm/scout_pass_rate": 0.0, "reterm/time_step_s": 30.0, "reterm/recovery_rate/wrong_path": 1.0},
+    ]
+    run = tmp_path / "run"
+    _state(run / "checkpoint-2", steps[:2])
+    _state(run / "checkpoint-3", steps)
+    log = cmp.training_log(run)
+    assert log["steps"] == 3  # the newest checkpoint's state, not the oldest
+    assert log["sampled_tokens_mean"] == 2000.0 and log["sampled_tokens_max"] == 3000.0
+    assert log["steps_with_signal"] == 2 / 3 and log["steps_with_forked_signal"] == 1 / 3
+    assert log["scouts"] == 8.0 and log["scouts_passed"] == 2.0 and log["train_wall_s"] == 180.0
+    groups = cmp.group_categories(run)
+    assert groups == {"start": {"steps": 2, "all_fail": 1, "mixed": 1, "all_pass": 0},
+                      "syntax_error": {"steps": 2, "all_fail": 1, "mixed": 1, "all_pass": 0},
+                      "wrong_path": {"steps": 1, "all_fail": 0, "mixed": 0, "all_pass": 1}}
+    ev = {"recovery": {"by_category": {"syntax_error": {"recovered": 1, "attempts": 8, "infra_errors": 1}}},
+          "heldout": {"passed": 3, "scored": 20}}
+    md = cmp.runs_table({"reterm-first-s0": {"evals": {0: ev, 10: ev}, "training": log, "groups": groups}}, 10)
+    assert "| reterm-first-s0 | 10 | 1/7 | 3/20 | 67% | 33% | 2,000; 3,000 | 8 (2) | 180 s |" in md
+    assert "| reterm-first-s0 | start: 2/1/1/0, syntax_error: 2/1/1/0, wrong_path: 1/0/0/1 |" in md
+    assert cmp.training_log(tmp_path / "none") == {} and cmp.group_categories(tmp_path / "none") == {}
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
 def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, tokenizer):
@@ -67,6 +108,8 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     table = (out / "table.md").read_text()
     assert "| plain | 1 | 1 |" in table and "| reterm:first | 1 | 1 |" in table
     assert (out / "compare.png").read_bytes()[:4] == b"\x89PNG"
+    runs = (out / "runs.md").read_text()
+    assert "| plain-s0 | 1 | " in runs and "| reterm-first-s0 | 1 | " in runs
 
     done = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.name == "DONE" or p.suffix == ".json"
             and "eval" in p.parts}
