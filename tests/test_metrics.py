@@ -51,3 +51,16 @@ def test_recovery_report_gives_intervals_per_category_and_overall():
     assert row["recovery_rate"] == 0.3 and row["ci95"][0] < 0.3 < row["ci95"][1]
     assert report["by_category"]["timeout"]["ci95"] is None  # nothing scored
     assert report["overall"]["recovered"] == 3 and report["overall"]["recovery_rate"] == pytest.approx(0.3)
+
+
+def test_wilson_bounds_are_exact_at_zero_and_all_successes():
+    """A chart draws the interval as rate - low and high - rate, which must not be negative: at 0 of n the low bound is
+    0 and at n of n the high bound is 1 exactly, not a float a hair away (0 of 108 gave 3.5e-18)."""
+    for n in range(1, 300):
+        low, high = wilson_interval(0, n)
+        assert low == 0.0 and 0.0 < high < 1.0
+        low, high = wilson_interval(n, n)
+        assert high == 1.0 and 0.0 < low < 1.0
+        for k in range(n + 1):
+            low, high = wilson_interval(k, n)
+            assert low <= k / n <= high

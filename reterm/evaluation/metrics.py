@@ -61,7 +61,11 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at 0 or n successes the bound is exactly 0 or 1; the float formula can land a hair inside (3e-18 at 0 of 108),
+    # which puts the low bound above the rate itself
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def ci95(successes: int, n: int) -> list[float] | None:
