@@ -184,7 +184,7 @@ def group_categories(run: Path) -> dict[str, dict[str, int]]:
 
 def runs_table(per_run: dict, steps: int) -> str:
     """One row a run at its last evaluated step: recovery and pass@1 counts, and the training log's signal and cost;
-    then, per method, where its groups were flat (category: steps drawn / all-fail / mixed / all-pass)."""
+    then, per run, where its groups were flat (category: steps drawn / all-fail / mixed / all-pass)."""
     head = ["run", "step", "recovery", "held-out pass@1", "steps with signal", "steps with a mixed forked group",
             "sampled tokens/step (mean; max)", "scouts (passed)", "training wall"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
