@@ -101,7 +101,7 @@ def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_
 
     sampling = SamplingConfig(max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)
     kw = {"base_url": base_url, "concurrency": concurrency} if policy == "openai" else {}
-    if policy == "transformers":
+    if policy in ("transformers", "vllm"):  # batching policies: a batch can hold every concurrent episode
         kw = {"max_batch": max(1, concurrency)}
     console.print(f"loading policy [bold]{policy}[/] model [bold]{model}[/]")
     try:

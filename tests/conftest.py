@@ -20,6 +20,8 @@ from reterm.options import BASE_IMAGE
 _HOME = tempfile.mkdtemp(prefix="reterm-test-home-")
 os.environ["RETERM_HOME"] = _HOME
 os.environ.pop("RETERM_IMAGE_MAP", None)
+os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")  # GiB per vLLM engine: the tests' models are tiny
+os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -140,3 +142,46 @@ def tiny_model_dir(tiny_model, tokenizer, tmp_path_factory):
     tiny_model.save_pretrained(path)
     tokenizer.save_pretrained(path)
     return path
+
+
+# --- vLLM: one engine for the whole session (an engine start costs 10-30 s on two cores) ---------------------------
+def require_vllm() -> None:
+    """vLLM tests skip where vLLM is not installed (RETERM_VLLM=0 at set-up), except under RETERM_REQUIRE_VLLM=1
+    (CI, which installs it), where they fail instead."""
+    from reterm.agent.vllm_policy import vllm_available
+
+    if not vllm_available():
+        if os.environ.get("RETERM_REQUIRE_VLLM") == "1":
+            pytest.fail("RETERM_REQUIRE_VLLM=1 but vLLM is not installed (bash scripts/setup.sh installs it)")
+        pytest.skip("vLLM is not installed")
+
+
+@pytest.fixture(scope="session")
+def vllm_tiny_dir(tokenizer, tmp_path_factory):
+    """A tiny random Llama that vLLM's CPU attention can run (head size 32; the `tiny_model` above has 8, which
+    vLLM's CPU kernels refuse), saved with the SmolLM2 tokenizer."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    cfg = LlamaConfig(vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                      num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=8192,
+                      tie_word_embeddings=True, bos_token_id=tokenizer.bos_token_id,
+                      eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.eos_token_id)
+    path = tmp_path_factory.mktemp("vllm-tiny")
+    LlamaForCausalLM(cfg).save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def vllm_policy(vllm_tiny_dir):
+    """The session's one vLLM engine: the tiny model in float32, sampled at temperature 1."""
+    require_vllm()
+    from reterm.agent.policy import SamplingConfig
+    from reterm.agent.vllm_policy import VLLMPolicy
+
+    pol = VLLMPolicy(str(vllm_tiny_dir), SamplingConfig(max_new_tokens=12, temperature=1.0, seed=0),
+                     dtype="float32", max_model_len=4096)
+    yield pol
+    pol.close()

@@ -38,7 +38,7 @@ from transformers import (DynamicCache, LogitsProcessorList, TemperatureLogitsWa
                           TopPLogitsWarper)
 from transformers.cache_utils import DynamicLayer
 
-from reterm.agent.policy import sampled_logprobs
+from reterm.agent.sampling import sampled_logprobs
 
 
 def supports_prefix_cache(model) -> bool:

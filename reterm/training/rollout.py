@@ -38,7 +38,7 @@ from reterm.tasks import Task
 from reterm.training.lockstep import GenerationFailed, LockstepGenerator
 
 if TYPE_CHECKING:
-    from reterm.training.grpo import ReTermGRPOConfig
+    from reterm.training.config import ReTermGRPOConfig
 
 _KILL = re.compile(r"(^|[;&|(\s])(kill|pkill|killall)\s")
 _LOOK = re.compile(r"(^|[;&|(\s])(ps|pgrep|top|htop|pstree|lsof|fuser|pidof)(\s|$)|/proc/")
