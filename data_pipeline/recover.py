@@ -31,7 +31,7 @@ from data_pipeline.synthesize import STEP_TIMEOUT_S
 from data_pipeline.teacher import OracleTeacher, approximate_tokens
 from reterm import failures, stopping
 from reterm.agent.episode import EpisodeConfig, run_episode
-from reterm.agent.policy import make_policy
+from reterm.agent.policies import make_policy
 from reterm.failures.state import FailureState, load_jsonl
 from reterm.models import DEFAULT_MODEL, load_tokenizer
 from reterm.sandbox import SandboxError

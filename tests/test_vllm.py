@@ -20,7 +20,8 @@ import torch
 from conftest import get_backend, harbor_task, require_vllm
 from reterm import failures
 from reterm.agent.episode import EpisodeConfig, run_episode
-from reterm.agent.policy import SamplingConfig, make_policy
+from reterm.agent.policies import make_policy
+from reterm.agent.policy import SamplingConfig
 from reterm.agent.sampling import sampled_logprobs
 from reterm.tasks import load_task
 

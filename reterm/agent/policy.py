@@ -23,7 +23,6 @@ from reterm import stopping
 from reterm.hardware import generation_dtype
 from reterm.agent.sampling import Generation, SamplingConfig, sampled_logprobs  # noqa: F401 (re-exported)
 from reterm.models import load_model_and_tokenizer
-from reterm.options import POLICIES
 
 
 class Policy:
@@ -391,15 +390,3 @@ class ReplayPolicy(Policy):
         if self.tokenizer is not None:
             ids = self.tokenizer.encode(text, add_special_tokens=False) + [self.tokenizer.eos_token_id]
         return Generation(text, ids, None, "stop")
-
-
-def make_policy(kind: str, model: str, sampling: SamplingConfig | None = None, **kw) -> Policy:
-    if kind == "transformers":
-        return TransformersPolicy(model, sampling, **kw)
-    if kind == "openai":
-        return OpenAIPolicy(model, sampling=sampling, **kw)
-    if kind == "vllm":
-        from reterm.agent.vllm_policy import VLLMPolicy  # imports vLLM: only when asked for
-
-        return VLLMPolicy(model, sampling, **kw)
-    raise ValueError(f"unknown policy {kind!r}; choose one of {', '.join(POLICIES)}")

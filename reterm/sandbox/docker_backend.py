@@ -233,7 +233,8 @@ class DockerBackend(Backend):
         self.image_map = dict(image_map or {})
         self.allow_internet = allow_internet
         self.output_cap = output_cap
-        self.warm = WarmPools(self, warm)
+        self.warm = WarmPools(lambda engine, spec, image: DockerSandbox(self, engine, spec, image, base_image=image),
+                              warm)
         for engine in self.pool.engines:
             engine.on_down.append(self.warm.drop_engine)
 

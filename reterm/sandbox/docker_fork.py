@@ -118,10 +118,12 @@ class WarmPool:
 
 
 class WarmPools:
-    """The warm pools of one docker backend, filled by background threads."""
+    """The warm pools of one docker backend, filled by background threads. `start_container(engine, spec, image)`
+    starts one container of the backend's sandbox type (the backend passes it: this module stays below the backend
+    that uses it)."""
 
-    def __init__(self, backend, size: int = WARM_SIZE):
-        self.backend = backend
+    def __init__(self, start_container, size: int = WARM_SIZE):
+        self.start_container = start_container
         self.size = size
         self._pools: dict[tuple, WarmPool] = {}  # insertion order = least recently used first
         self._lock = threading.Lock()
@@ -162,14 +164,12 @@ class WarmPools:
             pool.filling.start()
 
     def _fill(self, pool: WarmPool) -> None:
-        from reterm.sandbox.docker_backend import DockerSandbox
-
         try:
             while not self._closed and pool.engine.up:
                 with self._lock:
                     if len(pool.ready) >= self.size or self._pools.get(pool.key) is not pool:
                         break
-                sb = DockerSandbox(self.backend, pool.engine, pool.spec, pool.image, base_image=pool.image)
+                sb = self.start_container(pool.engine, pool.spec, pool.image)
                 try:
                     if pool.manifest is None:
                         pool.manifest = list_image(sb)

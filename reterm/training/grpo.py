@@ -60,7 +60,11 @@ TRL methods overridden, and why:
 - `train`: releases the failure states scouted ahead for a step that never came.
 - `_get_per_token_logps_and_entropies`: with `shared_prefix_forward`, each group's shared prompt is run once, not G
   times (reterm/training/shared_prefix.py); TRL's method otherwise, and for rows whose prompt no other row shares.
-Everything else (advantages, loss, KL, vLLM weight sync, distributed training, checkpoints) is TRL's, unchanged.
+- with `use_vllm` in colocate mode: after TRL's weight sync, the rollout first checks that the engine scores a probe
+  completion as the trained model does (`vllm_sync_check`); on a CPU engine TRL's sync itself is replaced by one that
+  works there (reterm/training/vllm_sync.py: the generation object's class, not TRL's code, changes).
+Everything else (advantages, loss, KL, vLLM weight sync on GPUs, distributed training, checkpoints) is TRL's,
+unchanged.
 
 What the rollout owes TRL:
 - sampling is the distribution TRL's loss assumes: temperature-scaled logits, no top-k cut unless `top_k` is set,
