@@ -6,7 +6,7 @@ times; every attempt continues the state's conversation. Teachers:
 - `oracle` (data_pipeline/teacher.py): the rest of a whole episode, one step per turn: sometimes a look, a short
   sentence naming the real error, the corrected step, the remaining reference steps, done. Needs no model; its
   demonstrations are as good as the reference solution. An attempt in which one of its own turns failed is not kept.
-- any policy (`transformers` with a local HF model, `openai` for a model served by vLLM or an API): the episode loop
+- any policy (`transformers` or `vllm` with a local HF model, `openai` for a model served by vLLM or an API): the episode loop
   continues the conversation for up to `max_turns` turns.
 
     python -m data_pipeline.recover --states data/synth.jsonl --out data/recover.jsonl [--teacher oracle] [-k 1]
@@ -34,6 +34,7 @@ from reterm.agent.episode import EpisodeConfig, run_episode
 from reterm.agent.policies import make_policy
 from reterm.failures.state import FailureState, load_jsonl
 from reterm.models import DEFAULT_MODEL, load_tokenizer
+from reterm.options import POLICIES
 from reterm.sandbox import SandboxError
 from reterm.tasks import load_task
 from reterm.training.sft_data import reply_tokens
@@ -133,8 +134,7 @@ def main(argv=None) -> int:
     ap.add_argument("--states", required=True, type=Path, help="shard written by synthesize (or collect)")
     ap.add_argument("--out", required=True, type=Path, help="shard of attempts; re-running resumes it")
     ap.add_argument("--teacher", default="oracle", help="oracle, or a model for --policy")
-    ap.add_argument("--policy", default="transformers", choices=["transformers", "openai"],
-                    help="how a model teacher is run")
+    ap.add_argument("--policy", default="transformers", choices=POLICIES, help="how a model teacher is run")
     ap.add_argument("--base-url", default=None, help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)")
     ap.add_argument("-k", type=int, default=1, help="attempts per state")
     ap.add_argument("--tokenizer", default=DEFAULT_MODEL,
@@ -158,12 +158,20 @@ def main(argv=None) -> int:
         count_tokens = functools.partial(reply_tokens, tok)
     policy = None
     if args.teacher != "oracle":
-        policy = make_policy(args.policy, args.teacher, **({"base_url": args.base_url} if args.policy == "openai"
-                                                            else {}))
-    with Progress() as bar:
-        pid = bar.add_task("recover", total=n)
-        summary = run(args.states, args.out, backend, args.k, args.teacher, policy,
-                      args.concurrency, on_done=lambda s: bar.update(pid, advance=1), count_tokens=count_tokens)
+        try:
+            policy = make_policy(args.policy, args.teacher, **({"base_url": args.base_url} if args.policy == "openai"
+                                                                else {}))
+        except (ValueError, FileNotFoundError, ImportError) as e:  # unknown model, vLLM missing or unable to run it
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    try:
+        with Progress() as bar:
+            pid = bar.add_task("recover", total=n)
+            summary = run(args.states, args.out, backend, args.k, args.teacher, policy,
+                          args.concurrency, on_done=lambda s: bar.update(pid, advance=1), count_tokens=count_tokens)
+    finally:
+        if policy is not None:
+            policy.close()
     print(json.dumps(summary))
     return 0
 

@@ -115,6 +115,48 @@ def test_a_model_vllm_cannot_run_is_refused_at_start_with_the_fix(tiny_model_dir
     assert not (out / "results.jsonl").exists()
 
 
+def _session_processes(sid: int) -> dict[int, str]:
+    """pid -> command line of every process in session `sid`."""
+    found = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            if os.getsid(int(d.name)) == sid:
+                found[int(d.name)] = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (ProcessLookupError, PermissionError, FileNotFoundError):
+            pass
+    return found
+
+
+def test_a_killed_run_leaves_no_vllm_process(vllm_tiny_dir, tmp_path):
+    """`reterm eval --policy vllm` killed with SIGKILL (no cleanup runs): on a CPU the engine lives in the run's own
+    process, so while it runs no other process of its session is a vLLM engine, and after the kill none is left."""
+    import signal
+    import time
+
+    require_vllm()
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "reterm.cli", "eval", "--suite", "basic", "--split",
+                             "heldout_instances", "-k", "2", "--backend", "local", "--policy", "vllm", "--model",
+                             str(vllm_tiny_dir), "--max-turns", "40", "--max-new-tokens", "8", "-o", str(out)],
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while not ((out / "results.jsonl").exists() and (out / "results.jsonl").read_text().strip()):
+            assert proc.poll() is None and time.monotonic() < deadline, "the run ended or never finished a trial"
+            time.sleep(1)
+        engines = {pid: cmd for pid, cmd in _session_processes(proc.pid).items()
+                   if pid != proc.pid and "vllm" in cmd.lower()}
+        assert not engines, f"vLLM processes beside the run: {engines}"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    time.sleep(2)
+    left = {pid: cmd for pid, cmd in _session_processes(proc.pid).items() if "vllm" in cmd.lower()}
+    assert not left, left
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_smollm2_logprobs_agree_between_vllm_and_transformers():
