@@ -52,7 +52,7 @@ def run_eval(policy: str, out: Path, extra: list[str]) -> dict:
     turns = sum(r.get("turns") or 0 for r in rows)
     return {"policy": policy, "wall_s": round(wall, 1), "episodes": len(rows),
             "episodes_per_min": round(60 * len(rows) / wall, 2), "turns": turns,
-            "peak_rss_mb": round(usage.ru_maxrss / 1024), "pass@1": summary.get("pass@1"),
+            "peak_rss_mb": round(usage.ru_maxrss / 1024), "pass@1": summary["overall"]["pass@1"],
             "infra_errors": sum(1 for r in rows if r.get("infra_error"))}
 
 

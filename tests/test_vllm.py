@@ -86,9 +86,8 @@ def test_concurrent_episodes_share_engine_calls(vllm_policy, task):
     with ThreadPoolExecutor(6) as pool:
         trajs = list(pool.map(one, range(6)))
     assert all(len(t.turns) == 2 for t in trajs)
-    sequences = vllm_policy.stats["sequences"] - before["sequences"]
-    batches = vllm_policy.stats["batches"] - before["batches"]
-    assert sequences == 12 and batches < 12, "requests from concurrent episodes should share engine calls"
+    assert vllm_policy.stats["sequences"] - before["sequences"] == 12
+    assert vllm_policy.stats["max_running"] >= 2, "requests from concurrent episodes should share engine steps"
 
 
 def test_without_vllm_the_policy_says_how_to_install(monkeypatch):
@@ -195,17 +194,19 @@ def _grpo_on_vllm(vllm_tiny_dir, out: Path, *flags: str) -> dict:
 
 
 def test_grpo_on_vllm_syncs_and_checks_the_weights_every_step(tmp_path, vllm_tiny_dir):
-    """Two steps on TRL's colocated vLLM engine, every weight moved between them: each step's rollout samples from
+    """Two steps on TRL's colocated vLLM engine, every weight moved after each step: each step's rollout samples from
     the weights being trained (the probe scored by the engine and by the model agree to rounding noise after each
-    sync), and TRL's importance-sampling correction sees vLLM's logprobs match the model's. TRL starts the engine in
-    the dtype vLLM's CPU backend chooses for the checkpoint (bfloat16 on this machine) beside the float32 model:
-    bf16 noise is a few thousandths, the stale weights of the next test ~0.5."""
+    sync; a skipped sync would leave ~0.5), TRL's importance-sampling correction sees vLLM's logprobs match the
+    model's, and after the last move, which no sync followed, the check refuses the engine. TRL starts the engine
+    in the dtype vLLM's CPU backend chooses for the checkpoint (bfloat16 on this machine) beside the float32 model:
+    bf16 noise is a few thousandths."""
     res = _grpo_on_vllm(vllm_tiny_dir, tmp_path)
     assert res["error"] is None and res["steps"] == 2
     diffs = res["logged"]["reterm/vllm_sync_logprob_diff"]
     assert len(diffs) == 2 and max(diffs) < 0.02, diffs
     assert max(res["logged"]["sampling/sampling_logp_difference/mean"]) < 0.02
     assert min(res["logged"]["reterm/sampled_tokens"]) > 0
+    assert res["stale_check"] and "vllm_sync_tolerance" in res["stale_check"]
 
 
 def test_grpo_on_vllm_stops_when_the_sync_is_skipped(tmp_path, vllm_tiny_dir):

@@ -92,7 +92,9 @@ class BatchingPolicy(TokenPolicy):
     """A token policy whose concurrent episodes share one generation thread: their requests are gathered into
     batches, so an episode waiting on its sandbox never holds up the others. An engine subclasses it and implements
     `_generate_batch(prompts) -> list[Generation]` (ids exactly as sampled, end of turn included, logprobs as
-    `sampled_logprobs` defines them); it calls `_start_batching()` once it can generate.
+    `sampled_logprobs` defines them); it calls `_start_batching()` once it can generate. An engine that batches
+    continuously (vLLM: requests join and leave the running batch at every step) overrides the thread's `_loop`
+    and `generate_many` instead, and the gathering below does not apply to it.
 
     Batching: a batch takes the requests that arrive within `batch_wait_s` of the first, and then waits for the
     episodes whose request is expected: those running the commands of their last reply (they got a generation

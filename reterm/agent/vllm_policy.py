@@ -7,6 +7,8 @@ logprobs are those of the sampled tokens under the temperature-scaled distributi
 "processed_logprobs"`, the same `log_softmax(logits / temperature)` as `sampled_logprobs`; with `top_p` < 1 or a
 `top_k` vLLM renormalises over the kept tokens, as TRL's vLLM path records them too). Prefix caching is on, so a
 turn of a multi-turn episode prefills only what is new, as the transformers path's kept key/value states do.
+Batching is continuous: one thread steps the engine, adding each episode's request as it arrives and returning each
+reply as soon as it is finished (`VLLMPolicy`).
 
 On a CPU the engine runs in this process (`VLLM_ENABLE_V1_MULTIPROCESSING=0`, the `uni` executor): on two cores an
 engine process and a worker process beside the caller cost throughput (measured 258 -> 297 tok/s at batch 16) and
@@ -19,7 +21,11 @@ the key/value cache is `VLLM_CPU_KVCACHE_SPACE` GiB (4 when unset). torch.compil
 from __future__ import annotations
 
 import os
+import queue
+import threading
+import time
 
+from reterm import stopping
 from reterm.agent.policy import BatchingPolicy
 from reterm.agent.sampling import Generation, SamplingConfig
 from reterm.hardware import generation_dtype, on_cpu
@@ -89,8 +95,14 @@ def start_engine(path: str, what: str, **kw):
 
 
 class VLLMPolicy(BatchingPolicy):
-    """In-process vLLM, batched like `TransformersPolicy` (concurrent episodes' requests gathered into one call);
-    see the module docstring. Extra keyword arguments go to `vllm.LLM`."""
+    """In-process vLLM with continuous batching: concurrent episodes' requests go to one generation thread (as with
+    `TransformersPolicy`), which adds each to the running engine as soon as it arrives and hands each reply back as
+    soon as it is finished, so an episode whose commands ran longer joins the next engine step instead of waiting
+    for a whole batch to end. See the module docstring for the token contract. Extra keyword arguments go to
+    `vllm.LLM`.
+
+    `stats`: `batches` counts admission rounds (requests added to the engine together), `sequences` the replies,
+    `max_running` the most requests in the engine at once, `gen_seconds` the time the engine was stepping."""
 
     name = "vllm"
 
@@ -99,6 +111,7 @@ class VLLMPolicy(BatchingPolicy):
                  gather_max_s: float = 2.0, **engine_overrides):
         import_vllm()
         from vllm import SamplingParams
+        from vllm.sampling_params import RequestOutputKind
 
         from reterm.models import load_tokenizer
 
@@ -108,26 +121,105 @@ class VLLMPolicy(BatchingPolicy):
         s = self.sampling
         self.llm = start_engine(path, model_name, **engine_kwargs(generation_dtype(dtype), s.seed, max_batch,
                                                                   **engine_overrides))
+        # FINAL_ONLY: a request's output comes once, when it is finished (not its growing prefix at every step)
         self._params = SamplingParams(max_tokens=s.max_new_tokens, temperature=s.temperature, top_p=s.top_p,
-                                      top_k=s.top_k or -1, logprobs=0)
+                                      top_k=s.top_k or -1, logprobs=0, output_kind=RequestOutputKind.FINAL_ONLY)
+        self.stats["max_running"] = 0
+        self._next_id = 0
         self._start_batching()
 
-    def _generate_batch(self, prompts: list[list[int]]) -> list[Generation]:
-        outs = self.llm.generate([{"prompt_token_ids": list(p)} for p in prompts], self._params, use_tqdm=False)
-        results = []
-        for o in outs:
-            c = o.outputs[0]
-            ids = list(c.token_ids)
-            # logprobs=0: one entry per sampled token, the sampled token's own
-            lps = [lp[tok].logprob for lp, tok in zip(c.logprobs, ids)] if c.logprobs else None
-            results.append(Generation(self.tokenizer.decode(ids, skip_special_tokens=True), ids, lps,
-                                      "length" if c.finish_reason == "length" else "stop"))
-        return results
+    def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
+        """Through the generation thread too (one thread steps the engine): the prompts are added together."""
+        boxes = [{"ids": list(p), "done": threading.Event(), "client": None} for p in prompts]
+        for box in boxes:
+            self._requests.put(box)
+        for box in boxes:
+            box["done"].wait()
+        for box in boxes:
+            if "error" in box:
+                raise box["error"]
+        return [box["result"] for box in boxes]
+
+    def _loop(self) -> None:
+        engine = self.llm.llm_engine
+        running: dict[str, dict] = {}  # request id -> its box (with the last output seen)
+        while not self._stop.is_set():
+            self._admit(engine, running, block=not running)
+            if not running:
+                continue
+            if stopping.STOP.is_set():  # the run ends: its requests end now, as the transformers path's batch does
+                engine.abort_request(list(running))
+                for box in running.values():
+                    self._finish(box, None, aborted=True)
+                running.clear()
+                continue
+            t0 = time.monotonic()
+            try:
+                outputs = engine.step()
+            except BaseException as e:  # a dead engine: every request in it fails (an infra failure upstream)
+                for box in running.values():
+                    box["error"] = e
+                    box["done"].set()
+                running.clear()
+                continue
+            finally:
+                self.stats["gen_seconds"] += time.monotonic() - t0
+            for out in outputs:
+                if out.finished and out.request_id in running:
+                    self._finish(running.pop(out.request_id), out)
+        for box in running.values():
+            box["error"] = RuntimeError("the vllm policy was closed")
+            box["done"].set()
+        self._fail_waiting(RuntimeError("the vllm policy was closed"))
+
+    def _admit(self, engine, running: dict, block: bool) -> None:
+        """Adds every queued request to the engine (waiting up to 0.1 s for one when nothing runs)."""
+        added = 0
+        try:
+            box = self._requests.get(timeout=0.1) if block else self._requests.get_nowait()
+            while True:
+                rid = f"reterm-{self._next_id}"
+                self._next_id += 1
+                try:
+                    engine.add_request(rid, {"prompt_token_ids": box["ids"]}, box.get("params", self._params))
+                except BaseException as e:  # e.g. a prompt longer than the engine's max_model_len
+                    box["error"] = e
+                    box["done"].set()
+                else:
+                    running[rid] = box
+                    added += 1
+                box = self._requests.get_nowait()
+        except queue.Empty:
+            pass
+        if added:
+            self.stats["batches"] += 1
+            self.stats["max_running"] = max(self.stats["max_running"], len(running))
+
+    def _finish(self, box: dict, out, aborted: bool = False) -> None:
+        box["output"] = out
+        c = out.outputs[0] if out is not None and out.outputs else None
+        ids = list(c.token_ids) if c is not None else []
+        # logprobs=0: one entry per sampled token, the sampled token's own
+        lps = [lp[tok].logprob for lp, tok in zip(c.logprobs, ids)] if c is not None and c.logprobs else []
+        finish = "length" if aborted or c is None or c.finish_reason == "length" else "stop"
+        box["result"] = Generation(self.tokenizer.decode(ids, skip_special_tokens=True), ids, lps, finish)
+        self.stats["sequences"] += 1
+        box["done"].set()
 
     def score(self, prompt_ids: list[int], completion_ids: list[int]) -> list[float]:
         """The engine's logprobs of `completion_ids` after `prompt_ids` (raw logits, temperature 1): what the weights
-        say, for checks against the trainer's model."""
-        return prompt_logprobs(self.llm, prompt_ids, completion_ids)
+        say, for checks against the trainer's model. Through the generation thread, like any request."""
+        from vllm import SamplingParams
+        from vllm.sampling_params import RequestOutputKind
+
+        ids = list(prompt_ids) + list(completion_ids)
+        box = {"ids": ids, "done": threading.Event(), "client": None,
+               "params": SamplingParams(max_tokens=1, prompt_logprobs=0, output_kind=RequestOutputKind.FINAL_ONLY)}
+        self._requests.put(box)
+        box["done"].wait()
+        if "error" in box:
+            raise box["error"]
+        return _completion_logprobs(box["output"].prompt_logprobs, ids, len(prompt_ids))
 
     def close(self) -> None:
         super().close()
@@ -146,5 +238,10 @@ def prompt_logprobs(llm, prompt_ids: list[int], completion_ids: list[int]) -> li
     ids = list(prompt_ids) + list(completion_ids)
     out = llm.generate([{"prompt_token_ids": ids}], SamplingParams(max_tokens=1, prompt_logprobs=0),
                        use_tqdm=False)[0]
-    lps = out.prompt_logprobs  # [None, {id: Logprob}, ...]: entry i scores ids[i] given ids[:i]
-    return [lps[i][ids[i]].logprob for i in range(len(prompt_ids), len(ids))]
+    return _completion_logprobs(out.prompt_logprobs, ids, len(prompt_ids))
+
+
+def _completion_logprobs(prompt_lps, ids: list[int], start: int) -> list[float]:
+    """From vLLM's prompt logprobs ([None, {id: Logprob}, ...]: entry i scores ids[i] given ids[:i]), those of
+    ids[start:]."""
+    return [prompt_lps[i][ids[i]].logprob for i in range(start, len(ids))]

@@ -2,7 +2,8 @@
 process, which a later Trainer in the same process would take for a multi-process run): two ReTerm-GRPO steps on
 the colocated vLLM engine of `model_dir`, every weight moved after each step (the tiny model's own updates are zero:
 its replies never pass). `--skip-sync` makes the weight sync a no-op. Writes `<out>/result.json`: the logged
-metrics, the steps done, and the error that stopped the run, if any."""
+metrics, the steps done, the error that stopped the run, if any, and, when the run finished, what the sync check
+says of the engine after the last step's move (which no sync followed: it must refuse)."""
 
 from __future__ import annotations
 
@@ -45,17 +46,23 @@ def main(model_dir: str, out: str, skip_sync: bool) -> None:
     tr = ReTermGRPOTrainer(model, args, [make_task(tmp, "a"), make_task(tmp, "b")],
                            processing_class=load_tokenizer(model_dir))
     tr.add_callback(MoveWeights(model))
-    error = None
+    error = stale = None
     try:
         tr.train()
     except RuntimeError as e:
         error = str(e)
+    if error is None:
+        tr._sync_checked_step = None  # as after a sync that did not happen
+        try:
+            tr._check_vllm_sync()
+        except RuntimeError as e:
+            stale = str(e)
     logged: dict[str, list] = {}
     for row in tr.state.log_history:
         for k, v in row.items():
             logged.setdefault(k, []).append(v)
     (Path(out) / "result.json").write_text(json.dumps({"error": error, "steps": tr.state.global_step,
-                                                       "logged": logged}))
+                                                       "stale_check": stale, "logged": logged}))
 
 
 if __name__ == "__main__":
