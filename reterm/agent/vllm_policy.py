@@ -107,8 +107,8 @@ class VLLMPolicy(BatchingPolicy):
     name = "vllm"
 
     def __init__(self, model_name: str, sampling: SamplingConfig | None = None, max_batch: int = 16,
-                 batch_wait_s: float = 0.02, dtype: str | None = "auto", gather_fraction: float = 0.25,
-                 gather_max_s: float = 2.0, **engine_overrides):
+                 dtype: str | None = "auto", **engine_overrides):
+        """`max_batch`: the most requests the engine runs at once (vLLM's `max_num_seqs`)."""
         import_vllm()
         from vllm import SamplingParams
         from vllm.sampling_params import RequestOutputKind
@@ -116,8 +116,7 @@ class VLLMPolicy(BatchingPolicy):
         from reterm.models import load_tokenizer
 
         path = resolve_model(model_name)
-        super().__init__(model_name, load_tokenizer(path), sampling, max_batch, batch_wait_s, gather_fraction,
-                         gather_max_s)
+        super().__init__(model_name, load_tokenizer(path), sampling, max_batch)
         s = self.sampling
         self.llm = start_engine(path, model_name, **engine_kwargs(generation_dtype(dtype), s.seed, max_batch,
                                                                   **engine_overrides))
@@ -130,15 +129,22 @@ class VLLMPolicy(BatchingPolicy):
 
     def generate_many(self, prompts: list[list[int]]) -> list[Generation]:
         """Through the generation thread too (one thread steps the engine): the prompts are added together."""
-        boxes = [{"ids": list(p), "done": threading.Event(), "client": None} for p in prompts]
-        for box in boxes:
-            self._requests.put(box)
-        for box in boxes:
-            box["done"].wait()
-        for box in boxes:
-            if "error" in box:
-                raise box["error"]
-        return [box["result"] for box in boxes]
+        boxes = [self._submit(p) for p in prompts]
+        return [self._wait(box)["result"] for box in boxes]
+
+    def _submit(self, ids: list[int], params=None) -> dict:
+        box = {"ids": list(ids), "done": threading.Event(), "client": None}
+        if params is not None:
+            box["params"] = params
+        self._requests.put(box)
+        return box
+
+    @staticmethod
+    def _wait(box: dict) -> dict:
+        box["done"].wait()
+        if "error" in box:
+            raise box["error"]
+        return box
 
     def _loop(self) -> None:
         engine = self.llm.llm_engine
@@ -213,12 +219,8 @@ class VLLMPolicy(BatchingPolicy):
         from vllm.sampling_params import RequestOutputKind
 
         ids = list(prompt_ids) + list(completion_ids)
-        box = {"ids": ids, "done": threading.Event(), "client": None,
-               "params": SamplingParams(max_tokens=1, prompt_logprobs=0, output_kind=RequestOutputKind.FINAL_ONLY)}
-        self._requests.put(box)
-        box["done"].wait()
-        if "error" in box:
-            raise box["error"]
+        box = self._wait(self._submit(ids, SamplingParams(max_tokens=1, prompt_logprobs=0,
+                                                          output_kind=RequestOutputKind.FINAL_ONLY)))
         return _completion_logprobs(box["output"].prompt_logprobs, ids, len(prompt_ids))
 
     def close(self) -> None:
