@@ -130,13 +130,22 @@ class BatchingPolicy(TokenPolicy):
         if self._thread is None or not self._thread.is_alive():
             raise RuntimeError(f"the {self.name} policy is closed")
         ids = prompt_ids if prompt_ids is not None else self.render_prompt(messages)
-        box = {"ids": ids, "done": threading.Event(), "client": threading.get_ident()}
-        self._requests.put(box)
+        box = self._submit(ids, client=threading.get_ident())
         self._client_back(box["client"])
+        return self._wait(box)["result"]
+
+    def _submit(self, ids: list[int], client: int | None = None, **extra) -> dict:
+        """Queues a request for the generation thread: its box, which `_wait` reads."""
+        box = {"ids": list(ids), "done": threading.Event(), "client": client, **extra}
+        self._requests.put(box)
+        return box
+
+    @staticmethod
+    def _wait(box: dict) -> dict:
         box["done"].wait()
         if "error" in box:
             raise box["error"]
-        return box["result"]
+        return box
 
     def _client_back(self, client: int) -> None:
         with self._clients:

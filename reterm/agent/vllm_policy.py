@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import queue
-import threading
 import time
 
 from reterm import stopping
@@ -132,20 +131,6 @@ class VLLMPolicy(BatchingPolicy):
         boxes = [self._submit(p) for p in prompts]
         return [self._wait(box)["result"] for box in boxes]
 
-    def _submit(self, ids: list[int], params=None) -> dict:
-        box = {"ids": list(ids), "done": threading.Event(), "client": None}
-        if params is not None:
-            box["params"] = params
-        self._requests.put(box)
-        return box
-
-    @staticmethod
-    def _wait(box: dict) -> dict:
-        box["done"].wait()
-        if "error" in box:
-            raise box["error"]
-        return box
-
     def _loop(self) -> None:
         engine = self.llm.llm_engine
         running: dict[str, dict] = {}  # request id -> its box (with the last output seen)
@@ -219,8 +204,8 @@ class VLLMPolicy(BatchingPolicy):
         from vllm.sampling_params import RequestOutputKind
 
         ids = list(prompt_ids) + list(completion_ids)
-        box = self._wait(self._submit(ids, SamplingParams(max_tokens=1, prompt_logprobs=0,
-                                                          output_kind=RequestOutputKind.FINAL_ONLY)))
+        box = self._wait(self._submit(ids, params=SamplingParams(max_tokens=1, prompt_logprobs=0,
+                                                                 output_kind=RequestOutputKind.FINAL_ONLY)))
         return _completion_logprobs(box["output"].prompt_logprobs, ids, len(prompt_ids))
 
     def close(self) -> None:
