@@ -26,14 +26,26 @@ def test_all_failed_still_has_an_upper_bound():
     assert low == 0.0 and 0.1 < high < 0.2  # 0/20 does not mean the rate is 0
 
 
-def test_several_samples_a_task_resample_whole_tasks():
+def test_several_samples_a_task_count_as_one_when_tasks_are_alike_inside():
     # tasks either always or never pass: 4 samples a task carry no more information than one, so the interval
-    # must be as wide as for 10 tasks, not as narrow as for 40 independent samples
+    # must be the one for 10 tasks, not as narrow as for 40 independent samples
     clustered = task_interval([(4, 4)] * 5 + [(0, 4)] * 5)
+    assert clustered == pytest.approx(wilson_interval(5, 10), abs=1e-4)
     pooled = wilson_interval(20, 40)
-    assert clustered[0] < 0.5 < clustered[1]
     assert clustered[1] - clustered[0] > pooled[1] - pooled[0]
-    assert task_interval([(4, 4)] * 5 + [(0, 4)] * 5) == clustered  # seeded: the same rows, the same interval
+    # samples that vary as much inside a task as between tasks are independent: the interval over all samples
+    mixed = task_interval([(2, 4)] * 10)
+    assert mixed == pytest.approx(wilson_interval(20, 40), abs=1e-4)
+
+
+def test_an_interval_never_collapses_when_every_sample_scores_alike():
+    """The percentile bootstrap over tasks printed [0.000, 0.000] for 0 of 16 trials (4 tasks x 4): a claim of
+    certainty from 16 samples. Every sample alike shows no clustering, so the Wilson interval over them."""
+    for passes in (0, 4):
+        rows = _rows([[bool(passes)] * 4] * 4)
+        low, high = summarize_eval(rows, k=4)["overall"]["pass@1_ci95"]
+        assert high - low > 0.15
+        assert [low, high] == pytest.approx(list(wilson_interval(passes * 4, 16)), abs=1e-4)
 
 
 def test_no_scored_task_has_no_interval():
@@ -51,6 +63,15 @@ def test_recovery_report_gives_intervals_per_category_and_overall():
     assert row["recovery_rate"] == 0.3 and row["ci95"][0] < 0.3 < row["ci95"][1]
     assert report["by_category"]["timeout"]["ci95"] is None  # nothing scored
     assert report["overall"]["recovered"] == 3 and report["overall"]["recovery_rate"] == pytest.approx(0.3)
+
+
+def test_recovery_interval_counts_a_state_whose_attempts_agree_once():
+    """Two attempts from one state that always agree are one observation: the interval is the one over states."""
+    attempts = [{"state": f"s{i // 2}", "attempt": i % 2, "category": "wrong_path", "passed": i < 6,
+                 "infra_error": None} for i in range(20)]
+    ci = rb.recovery_report(attempts, 2)["overall"]["ci95"]
+    assert ci == pytest.approx(list(wilson_interval(3, 10)), abs=1e-4)
+    assert ci[1] - ci[0] > wilson_interval(6, 20)[1] - wilson_interval(6, 20)[0]
 
 
 def test_wilson_bounds_are_exact_at_zero_and_all_successes():

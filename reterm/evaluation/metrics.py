@@ -1,8 +1,8 @@
-"""pass@k over repeated samples, per task, family and category, with 95% intervals over tasks."""
+"""pass@k over repeated samples, per task, family and category, with 95% intervals that account for samples of one
+task being alike (`clustered_interval`)."""
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from math import comb, sqrt
 
@@ -53,9 +53,10 @@ def summarize_eval(rows: list[dict], k: int) -> dict:
     }
 
 
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float] | None:
+def wilson_interval(successes: float, n: float, z: float = 1.96) -> tuple[float, float] | None:
     """95% (z=1.96) Wilson score interval of a rate; honest at small n and at 0 or n successes, unlike the normal
-    approximation. None when there is nothing to estimate (n = 0)."""
+    approximation. None when there is nothing to estimate (n = 0). `successes` and `n` may be effective (non-integer)
+    counts (`clustered_interval`)."""
     if n <= 0:
         return None
     p = successes / n
@@ -63,8 +64,8 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     # at 0 or n successes the bound is exactly 0 or 1; the float formula can land a hair inside (3e-18 at 0 of 108),
     # which puts the low bound above the rate itself
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
     return low, high
 
 
@@ -74,16 +75,43 @@ def ci95(successes: int, n: int) -> list[float] | None:
     return [round(ci[0], 4), round(ci[1], 4)] if ci else None
 
 
-def task_interval(tasks: list[tuple[int, int]], resamples: int = 2000, seed: int = 0) -> list[float] | None:
-    """95% interval of pass@1 over tasks, from (passes, samples) per scored task. With one sample a task the tasks
-    are Bernoulli draws: the Wilson interval. With more, a task's samples are not independent of each other, so the
-    interval is a percentile bootstrap over tasks (resampling whole tasks, fixed seed: the same rows give the same
-    interval). None when no task was scored."""
-    if not tasks:
+def task_interval(tasks: list[tuple[int, int]]) -> list[float] | None:
+    """95% interval of pass@1 over tasks, from (passes, samples) per scored task: `clustered_interval`."""
+    return clustered_interval(tasks)
+
+
+def intraclass_correlation(clusters: list[tuple[int, int]]) -> float:
+    """How alike the samples of one cluster (a task's samples, a state's attempts) are, from (successes, samples)
+    per cluster: the one-way ANOVA estimator for binary outcomes, clipped to [0, 1]. 0 where it cannot be estimated
+    (one cluster, one sample each, or every sample alike: nothing shows that clusters differ)."""
+    clusters = [(c, n) for c, n in clusters if n > 0]
+    k, total = len(clusters), sum(n for _, n in clusters)
+    if k < 2 or total <= k:
+        return 0.0
+    p = sum(c for c, _ in clusters) / total
+    msb = sum(n * (c / n - p) ** 2 for c, n in clusters) / (k - 1)
+    msw = sum(c * (1 - c / n) for c, n in clusters) / (total - k)
+    n0 = (total - sum(n * n for _, n in clusters) / total) / (k - 1)
+    denom = msb + (n0 - 1) * msw
+    if denom <= 0:
+        return 0.0
+    return min(1.0, max(0.0, (msb - msw) / denom))
+
+
+def clustered_interval(clusters: list[tuple[int, int]]) -> list[float] | None:
+    """95% interval of a rate measured in clusters of samples that are not independent (several samples of a task,
+    several attempts from one frozen state), from (successes, samples) per cluster: the Wilson interval over the
+    effective number of samples, n / (1 + (m - 1) * ICC) with m the mean cluster size (Kish's design effect).
+
+    Unlike a percentile bootstrap over clusters it never collapses: 0 of 16 samples gives [0, 0.19], not [0, 0].
+    Clusters that always or never succeed count as one sample each (ICC 1); independent-looking ones as their
+    samples (ICC 0); with one sample a cluster it is the plain Wilson interval. None when nothing was scored."""
+    clusters = [(c, n) for c, n in clusters if n > 0]
+    total = sum(n for _, n in clusters)
+    if not total:
         return None
-    if all(n == 1 for _, n in tasks):
-        return ci95(sum(c for c, _ in tasks), len(tasks))
-    rates = [c / n for c, n in tasks]
-    rng = random.Random(seed)
-    means = sorted(sum(rng.choices(rates, k=len(rates))) / len(rates) for _ in range(resamples))
-    return [round(means[int(0.025 * resamples)], 4), round(means[int(0.975 * resamples) - 1], 4)]
+    m = total / len(clusters)
+    effective = total / (1 + (m - 1) * intraclass_correlation(clusters))
+    successes = sum(c for c, _ in clusters)
+    ci = wilson_interval(effective if successes == total else successes * effective / total, effective)
+    return [round(ci[0], 4), round(ci[1], 4)]

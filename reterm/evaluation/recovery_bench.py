@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reterm.agent.episode import run_episode
-from reterm.evaluation.metrics import ci95
+from reterm.evaluation.metrics import clustered_interval
 from reterm.failures import fork_points
 from reterm.failures.state import FailureState
 from reterm.tasks import load_task
@@ -129,33 +129,35 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
     return recovery_report(attempts, k)
 
 
-def _rate(recovered: int, scored: int) -> dict:
-    """A recovery rate and its 95% Wilson interval over scored attempts (attempts from one state are not
-    independent, so with K > 1 the interval is narrower than one over states would be)."""
-    return {"recovery_rate": round(recovered / scored, 4) if scored else None, "ci95": ci95(recovered, scored)}
+def _rate(per_state: dict[str, list[int]]) -> dict:
+    """A recovery rate over scored attempts and its 95% interval, from [recovered, scored] per state: attempts from
+    one state are not independent, so the interval counts them by `clustered_interval`."""
+    recovered = sum(c for c, _ in per_state.values())
+    scored = sum(n for _, n in per_state.values())
+    return {"recovery_rate": round(recovered / scored, 4) if scored else None,
+            "ci95": clustered_interval([tuple(v) for v in per_state.values()])}
 
 
 def recovery_report(attempts: list[dict], k: int) -> dict:
     by_cat: dict[str, dict] = {}
     for a in attempts:
-        c = by_cat.setdefault(a["category"], {"states": set(), "attempts": 0, "scored": 0, "recovered": 0,
-                                              "infra": 0})
-        c["states"].add(a["state"])
+        c = by_cat.setdefault(a["category"], {"states": {}, "attempts": 0, "recovered": 0, "infra": 0})
+        counts = c["states"].setdefault(a["state"], [0, 0])
         c["attempts"] += 1
         if a["infra_error"]:
             c["infra"] += 1
             continue
-        c["scored"] += 1
+        counts[1] += 1
         c["recovered"] += bool(a["passed"])
+        counts[0] += bool(a["passed"])
     table = {}
     for cat, c in sorted(by_cat.items()):
         table[cat] = {"states": len(c["states"]), "attempts": c["attempts"], "recovered": c["recovered"],
-                      "infra_errors": c["infra"], **_rate(c["recovered"], c["scored"])}
-    scored = sum(c["scored"] for c in by_cat.values())
-    recovered = sum(c["recovered"] for c in by_cat.values())
+                      "infra_errors": c["infra"], **_rate(c["states"])}
+    every_state = {s: v for c in by_cat.values() for s, v in c["states"].items()}
     return {"k": k, "by_category": table,
             "overall": {"states": len({a["state"] for a in attempts}), "attempts": len(attempts),
-                        "recovered": recovered, **_rate(recovered, scored)},
+                        "recovered": sum(c["recovered"] for c in by_cat.values()), **_rate(every_state)},
             "attempts": sorted(attempts, key=lambda a: (a["state"], a["attempt"]))}
 
 
