@@ -20,10 +20,10 @@ import shutil
 import sys
 from pathlib import Path
 
-from rich.progress import Progress
 
 from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
 from data_pipeline.shards import Shard
+from reterm.progress import progress_bar
 from reterm import stopping
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policies import make_policy
@@ -90,7 +90,7 @@ def main(argv=None) -> int:
     except (ValueError, FileNotFoundError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    with Progress() as bar:
+    with progress_bar() as bar:
         pid = bar.add_task("collect", total=len(tasks))
         summary = run(policy, tasks, backend, args.out,
                       EpisodeConfig(max_turns=args.max_turns), args.concurrency, args.max_states,

@@ -23,12 +23,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from rich.progress import Progress
 
 from data_pipeline import add_backend_arguments, open_selected_backend
 from data_pipeline.shards import Shard
 from data_pipeline.synthesize import STEP_TIMEOUT_S
 from data_pipeline.teacher import OracleTeacher, approximate_tokens
+from reterm.progress import progress_bar
 from reterm import failures, stopping
 from reterm.agent.episode import EpisodeConfig, run_episode
 from reterm.agent.policies import make_policy
@@ -165,7 +165,7 @@ def main(argv=None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
     try:
-        with Progress() as bar:
+        with progress_bar() as bar:
             pid = bar.add_task("recover", total=n)
             summary = run(args.states, args.out, backend, args.k, args.teacher, policy,
                           args.concurrency, on_done=lambda s: bar.update(pid, advance=1), count_tokens=count_tokens)

@@ -34,10 +34,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from rich.progress import Progress
 
 from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
 from data_pipeline.shards import Shard
+from reterm.progress import progress_bar
 from reterm import failures
 from reterm.agent.formats import SimpleFormat, render_result
 from reterm.agent.episode import instruction_message
@@ -378,7 +378,7 @@ def main(argv=None) -> int:
     if (selected := tasks_and_backend(args)) is None:
         return 2
     tasks, backend = selected
-    with Progress() as bar:
+    with progress_bar() as bar:
         pid = bar.add_task("synthesize", total=len(plan(tasks, args.variants)))
         summary = run(tasks, backend, args.out, args.variants, args.concurrency,
                       on_done=lambda s: bar.update(pid, advance=1))

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
 from reterm import stopping, suites
 from reterm.agent.formats import FORMATS
 from reterm.evaluation.metrics import summarize_eval
+from reterm.progress import progress_bar
 from reterm.options import (BACKENDS, BASE_IMAGE, DEFAULT_MODEL, POLICIES, REPLY_TOKENS, SPLIT_HELP, SPLITS,
                             open_backend, select_tasks)
 from reterm.sandbox import SandboxError
@@ -114,8 +115,7 @@ def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_
 
 def _progress(*extra: str) -> Progress:
     """The progress bar every long command shows; `extra` are text columns over the task's fields."""
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    *(TextColumn(e) for e in extra), console=console)
+    return progress_bar(*extra, console=console)
 
 
 def _run_with_progress(tasks, be, agent, out: Path, concurrency: int, samples: int = 1) -> dict:
