@@ -95,7 +95,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict
 
 import torch
@@ -109,7 +109,7 @@ from reterm.hardware import on_cpu
 from reterm.options import open_backend
 from reterm.training.config import ReTermGRPOConfig
 from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
-from reterm.training.rollout import Group, Rollout, RolloutStats, Scouted, Timings
+from reterm.training.rollout import Group, Rollout, RolloutProgress, RolloutStats, Scouted, Timings
 from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps
 
 def task_reward(completions, reterm_reward, **kwargs) -> list[float | None]:
@@ -253,10 +253,10 @@ class ReTermGRPOTrainer(GRPOTrainer):
         scouted = self._take_scouted(slots) if training else None
         try:
             ahead = self._next_slots(inputs, G)
-            with self._generator() as gen:
+            with self._generator() as gen, self._progress_bar(len(slots), gen) as progress:
                 rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
                                   (self.args.seed, self.state.global_step, self.accelerator.process_index),
-                                  self._timings)
+                                  self._timings, progress)
                 try:
                     groups = rollout.run(slots, G, scouted=scouted, ahead=ahead)
                     if ahead:
@@ -287,6 +287,37 @@ class ReTermGRPOTrainer(GRPOTrainer):
                 out["reterm_category"].append(g.category)
                 out["reterm_task"].append(g.task_id)
         return out
+
+    @contextmanager
+    def _progress_bar(self, slots: int, gen):
+        """A line under the Trainer's bar while a step's rollout runs: episodes finished of those planned, scouts and
+        attempts (passed), groups made (with a learning signal), refills, sampled tokens against the step's budget.
+        Only on the main process, and not with `disable_tqdm`."""
+        from tqdm.auto import tqdm
+
+        show = self.accelerator.is_main_process and not self.args.disable_tqdm
+        step = self.state.global_step + 1
+        bar = tqdm(total=0, desc=f"step {step} rollout" if self.model.training else "eval rollout", unit="episode",
+                   position=1, leave=False, dynamic_ncols=True, disable=not show)
+        budget = self.args.token_budget_per_step
+        last = [0.0]
+
+        def on_change(p: RolloutProgress) -> None:
+            now = time.monotonic()
+            if now - last[0] < 0.5 and p.finished < p.planned:
+                return
+            last[0] = now
+            bar.total, bar.n = p.planned, p.finished
+            bar.set_postfix_str(
+                f"scouts {p.scouts} ({p.scouts_passed} passed), attempts {p.attempts} ({p.attempts_passed} passed), "
+                f"groups {p.groups}/{p.slots} ({p.mixed} with signal), refills {p.refills}, tokens "
+                f"{gen.generated_tokens}" + (f"/{budget}" if budget else ""), refresh=False)
+            bar.refresh()
+
+        try:
+            yield RolloutProgress(slots, on_change if show else None)
+        finally:
+            bar.close()
 
     def training_step(self, model, inputs, num_items_in_batch):
         t0 = time.monotonic()

@@ -135,6 +135,27 @@ class RolloutStats:
     infra: int = 0
 
 
+class RolloutProgress:
+    """What a rollout has done so far, for the line a person watches during a step: episodes planned and finished
+    (scouts, attempts), how many passed, groups made and how many have a learning signal (mixed rewards), refills.
+    `on_change(self)` is called after every change, from the episode threads (under a lock)."""
+
+    def __init__(self, slots: int = 0, on_change=None):
+        self.slots = slots
+        self.on_change = on_change
+        self.planned = self.finished = 0
+        self.scouts = self.scouts_passed = self.attempts = self.attempts_passed = 0
+        self.groups = self.mixed = self.refills = 0
+        self._lock = threading.Lock()
+
+    def update(self, **add: int) -> None:
+        with self._lock:
+            for k, v in add.items():
+                setattr(self, k, getattr(self, k) + v)
+            if self.on_change is not None:
+                self.on_change(self)
+
+
 class Timings:
     """Seconds per kind of work (generate, episodes, snapshot, fork), added to from the episode threads."""
 
@@ -162,7 +183,8 @@ class Rollout:
     """One batch's groups. `seed_parts` (seed, global step, process) make every random choice reproducible."""
 
     def __init__(self, args: ReTermGRPOConfig, tasks: dict[str, Task], backend: Backend, gen: LockstepGenerator,
-                 eos_token_id: int, seed_parts: tuple, timings: Timings | None = None):
+                 eos_token_id: int, seed_parts: tuple, timings: Timings | None = None,
+                 progress: RolloutProgress | None = None):
         self.args = args
         self.tasks = tasks
         self.task_ids = sorted(tasks)
@@ -172,6 +194,7 @@ class Rollout:
         self.seed_parts = seed_parts
         self.timings = timings or Timings()
         self.stats = RolloutStats()
+        self.progress = progress or RolloutProgress()
         self.ahead: list[Scouted] = []  # the next rollout's scouts, once `run` returns: the caller owns them
 
     def run(self, task_ids: list[str], G: int, scouted: list[Scouted | None] | None = None,
@@ -292,6 +315,7 @@ class Rollout:
             atts = [self._attempt(results[("attempt", s.index, s.tries, g)].trajectory) for g in range(G)]
             self.stats.infra += sum(x.reward is None for x in atts)
             s.group = Group(s.task_id, p.state.category if p.state else "start", atts, s.tries)
+            self.progress.update(groups=1, mixed=int(not s.group.flat))
 
     def _refill(self, todo: list[Slot], G: int) -> list[Slot]:
         """The slots to redo: flat groups and slots that sat out, while they have tries left and the step's token
@@ -309,6 +333,7 @@ class Rollout:
                 continue
             s.tries += 1
             self.stats.refills += 1
+            self.progress.update(refills=1)
             if not s.states:
                 s.task_id = self.rng("refill", s.index, s.tries).choice(self.task_ids)
             s.group = None
@@ -331,6 +356,7 @@ class Rollout:
         attempt_cfg = self._episode_config(a.max_recovery_turns)
         results = {}
         limit = a.sandbox_concurrency
+        self.progress.update(planned=len(jobs))
         try:
             for start in range(0, len(jobs), limit):
                 chunk = jobs[start:start + limit]
@@ -378,6 +404,9 @@ class Rollout:
         if traj.infra_error and final_snap is not None:
             final_snap.release()
             final_snap = None
+        ok = int(bool(traj.passed))
+        self.progress.update(finished=1, **({"scouts": 1, "scouts_passed": ok} if scout else
+                                            {"attempts": 1, "attempts_passed": ok}))
         return EpisodeResult(traj, final_snap)
 
     def _fork(self, snapshot: Snapshot, n: int) -> list[Sandbox]:
