@@ -30,7 +30,8 @@ from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_co
 from reterm.models import load_model_and_tokenizer  # noqa: E402
 from reterm.options import DEFAULT_MODEL  # noqa: E402
 from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
-                                    require_platform, resume_checkpoint, setup_wandb)
+                                    require_platform, resume_checkpoint, score_trained_positions_on_cpu,
+                                    setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
 from reterm import stopping
 
@@ -48,6 +49,9 @@ class ReTermSFTArguments:
                 "eval_strategy and load_best_model_at_end."})
     max_train_examples: int | None = field(default=None, metadata={
         "help": "Use at most this many training examples (after shuffling with the run's seed); for smoke runs."})
+    cpu_score_trained_only: bool = field(default=True, metadata={
+        "help": "On a CPU, TRL's fused LM head scores only the tokens that carry loss (as it does on CUDA) instead of "
+                "every token of the batch; the loss is the same. False: TRL's CPU behaviour."})
     max_eval_examples: int | None = field(default=None, metadata={
         "help": "Evaluate on at most this many validation examples (a fixed sample, the same at every evaluation); "
                 "bounds the time an evaluation takes on a CPU."})
@@ -78,6 +82,7 @@ def _sample(split, limit: int | None, seed: int):
 def build_trainer(script_args, training_args, model_args, reterm_args):
     """The SFTTrainer for these arguments, and the checkpoint to resume from (or None)."""
     setup_wandb(training_args.report_to, training_args.output_dir)
+    score_trained_positions_on_cpu(reterm_args.cpu_score_trained_only)
     resume = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
     model, tokenizer = load_model_and_tokenizer(model_args.model_name_or_path or DEFAULT_MODEL, model_args.dtype)
     raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)

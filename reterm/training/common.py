@@ -15,6 +15,27 @@ from trl import SFTConfig
 from reterm.hardware import CpuPrecisionMixin
 
 
+def score_trained_positions_on_cpu(enable: bool = True) -> None:
+    """TRL's fused LM head (SFT's loss, entropy and accuracy, computed in vocabulary tiles without the full logits)
+    scores only the positions that carry a label on CUDA/XPU, but every position elsewhere, so that a compiler sees
+    the same tile shapes each batch. Nothing is compiled on a CPU, and there the tiles run as plain torch ops in
+    float32 over the whole vocabulary: scoring the prompt and observation tokens too (most of a demonstration) was
+    most of an SFT step (benchmarks/sft_step.py). `enable` makes the CPU score the labelled positions only, as CUDA
+    does (the loss is the same: unlabelled positions are zeroed either way); False restores TRL's behaviour."""
+    import trl.trainer.utils as trl_utils
+
+    original = getattr(trl_utils._use_triton, "reterm_original", trl_utils._use_triton)
+    if not enable:
+        trl_utils._use_triton = original
+        return
+
+    def compact(device) -> bool:
+        return original(device) or device.type == "cpu"
+
+    compact.reterm_original = original
+    trl_utils._use_triton = compact
+
+
 class RecipeError(RuntimeError):
     """A bad recipe setting; the recipes print it and exit 2."""
 
