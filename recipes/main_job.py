@@ -1,0 +1,432 @@
+"""The main job: every stage of recipes/configs/<model>/main_job.yaml in order, resumable, then the report.
+
+    .venv/bin/python recipes/main_job.py [--quick] [--config FILE] [--run-dir DIR] [--set NAME=VALUE ...]
+    .venv/bin/python recipes/main_job.py --plan      # what would run, what is done, and why; runs nothing
+
+`scripts/train.sh` runs it after the set-up (QUICK=1: `--quick`). Each stage is one command writing into its own
+folder under the run folder; the job state (`job.json` there) records, per stage, a fingerprint of what it read —
+its command, the config files its command names, and the run of every stage it reads — and whether it finished. A re-run
+skips the stages that finished with the same fingerprint, continues an interrupted stage that `resumes` (data
+shards, trainer checkpoints), and starts over, saying why, any stage whose fingerprint changed: outputs of different
+settings are never mixed. Ctrl-C stops the running stage within seconds; the same command continues.
+
+At the end the evaluation stages named in the config's `report` section are read into `runs/<date>/report.md` (one
+table: pass@1 and recovery per category with 95% intervals) and `report.png`, and the table is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing
+
+import yaml  # noqa: E402
+
+DEFAULT_CONFIG = ROOT / "recipes/configs/smollm2-135m/main_job.yaml"
+STATE = "job.json"
+CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
+REF = re.compile(r"\{([A-Za-z_][\w]*)\}")
+
+
+class JobError(Exception):
+    """Bad configuration or a stage that failed; the message names the file, key or stage."""
+
+
+@dataclass
+class Stage:
+    name: str
+    about: str
+    cmd: str
+    quick: str = ""
+    resumes: bool = False
+    minutes: float = 1.0
+    inputs: list[str] = field(default_factory=list)  # the stages it reads
+
+
+@dataclass
+class Job:
+    config: Path
+    run_dir: Path
+    quick: bool
+    settings: dict[str, str]
+    stages: list[Stage]
+    report: dict[str, list[str]]
+
+    def stage(self, name: str) -> Stage:
+        return next(s for s in self.stages if s.name == name)
+
+
+# -- configuration -------------------------------------------------------------------------------------------------
+def _choose_engine(engine: str) -> str:
+    if engine == "auto":
+        return "vllm" if importlib.util.find_spec("vllm") is not None else "transformers"
+    if engine not in ("vllm", "transformers"):
+        raise JobError(f"engine must be auto, vllm or transformers, got {engine!r}")
+    if engine == "vllm" and importlib.util.find_spec("vllm") is None:
+        raise JobError("engine: vllm, but vLLM is not installed in this Python (scripts/setup.sh installs it where the "
+                       "CPU supports it: RETERM_VLLM=1); set engine: transformers")
+    return engine
+
+
+def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> str:
+    """The command-line arguments selecting a task set: `--suite S --split P`, or with QUICK a folder of links to the
+    first task of each of the first `quick` families of that split."""
+    if not isinstance(spec, dict) or "suite" not in spec:
+        raise JobError(f"{where}: tasks.{name} must be a mapping with suite (and split), got {spec!r}")
+    suite, split = str(spec["suite"]), str(spec.get("split", "all"))
+    if not quick:
+        return f"--suite {shlex.quote(suite)} --split {split}"
+    from reterm.options import select_tasks
+
+    tasks = select_tasks((), suite, split)
+    chosen: dict[str, object] = {}
+    for t in sorted(tasks, key=lambda t: t.id):
+        family = t.metadata.get("family") or t.id
+        if family not in chosen and len(chosen) < quick:
+            chosen[family] = t
+    folder = run_dir / "tasks" / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for t in chosen.values():
+        (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
+    return f"--suite {shlex.quote(str(folder))}"
+
+
+def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
+             overrides: list[str] = ()) -> Job:
+    where = str(config)
+    try:
+        raw = yaml.safe_load(config.read_text())
+    except FileNotFoundError:
+        raise JobError(f"{config}: no such file") from None
+    except yaml.YAMLError as e:
+        raise JobError(f"{config}: not valid YAML: {e}") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("stages"), dict) or not raw["stages"]:
+        raise JobError(f"{where}: needs a `stages` mapping of stage name -> {{about, cmd, ...}}")
+    known = {"run_dir", "quick_run_dir", "model", "engine", "quick_engine", "tasks", "quick_tasks", "stages",
+             "settings", "report"}
+    unknown = set(raw) - known
+    if unknown:
+        raise JobError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
+    settings = {k: "" if v is None else str(v) for k, v in (raw.get("settings") or {}).items()}
+    settings["model"] = str(raw.get("model", "smollm2-135m"))
+    settings["engine"] = str(raw.get("quick_engine" if quick else "engine", raw.get("engine", "auto")))
+    for item in overrides:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise JobError(f"--set {item!r}: expected NAME=VALUE")
+        settings[key] = value
+    settings["engine"] = _choose_engine(settings["engine"])
+    if settings["engine"] == "vllm" and not settings.get("vllm_args"):
+        settings["vllm_args"] = "--use_vllm true --vllm_mode colocate"
+    rd = Path(run_dir or os.environ.get("RETERM_RUN_DIR") or
+              settings.pop("run_dir", None) or raw.get("quick_run_dir" if quick else "run_dir") or "runs/main")
+    rd = rd if rd.is_absolute() else ROOT / rd
+    stages: list[Stage] = []
+    for name, spec in raw["stages"].items():
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise JobError(f"{where}: stage name {name!r}: letters, digits and _ only")
+        if not isinstance(spec, dict) or not spec.get("cmd"):
+            raise JobError(f"{where}: stage {name} needs a `cmd`")
+        bad = set(spec) - {"about", "cmd", "quick", "resumes", "minutes"}
+        if bad:
+            raise JobError(f"{where}: stage {name}: unknown key(s) {sorted(bad)}")
+        stages.append(Stage(name, str(spec.get("about", "")), " ".join(str(spec["cmd"]).split()),
+                            " ".join(str(spec.get("quick") or "").split()), bool(spec.get("resumes", False)),
+                            float(spec.get("minutes", 1.0))))
+    names = {s.name for s in stages}
+    clash = names & set(settings)
+    if clash:
+        raise JobError(f"{where}: {sorted(clash)} name both a stage and a setting")
+    tasks = raw.get("tasks") or {}
+    quick_n = int(raw.get("quick_tasks", 4)) if quick else None
+    rd.mkdir(parents=True, exist_ok=True)
+    for tname, spec in tasks.items():
+        settings[tname] = _task_selection(tname, spec, quick_n, rd, where)
+    seen: set[str] = set()
+    for s in stages:
+        refs = REF.findall(s.cmd + " " + s.quick)
+        s.inputs = sorted({r for r in refs if r in names} - {s.name})
+        for r in s.inputs:
+            if r not in seen:
+                raise JobError(f"{where}: stage {s.name} reads stage {r}, which does not run before it")
+        missing = {r for r in refs if r not in names and r not in settings and r != "out"}
+        if missing:
+            raise JobError(f"{where}: stage {s.name}: {sorted('{' + m + '}' for m in missing)} is neither a stage "
+                           f"nor a setting")
+        seen.add(s.name)
+    report = raw.get("report") or {}
+    for label, pair in report.items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(p in names for p in pair)):
+            raise JobError(f"{where}: report.{label} must be [pass@1 stage, recovery stage], both stages of the job")
+    return Job(config, rd, quick, settings, stages, {str(k): v for k, v in report.items()})
+
+
+def resolve(job: Job, stage: Stage) -> list[str]:
+    """The stage's command as an argument list, every `{...}` filled in."""
+    values = {**job.settings, **{s.name: str(job.run_dir / s.name) for s in job.stages},
+              "out": str(job.run_dir / stage.name)}
+    text = stage.cmd + (" " + stage.quick if job.quick and stage.quick else "")
+    for _ in range(5):  # settings may name settings
+        new = REF.sub(lambda m: values[m.group(1)], text)
+        if new == text:
+            break
+        text = new
+    return shlex.split(text)
+
+
+# -- state -----------------------------------------------------------------------------------------------------------
+def _load_state(run_dir: Path) -> dict:
+    path = run_dir / STATE
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise JobError(f"{path}: not valid JSON ({e}); delete it to start the job over") from None
+
+
+def _save_state(run_dir: Path, state: dict) -> None:
+    tmp = run_dir / (STATE + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, run_dir / STATE)
+
+
+def fingerprint(job: Job, stage: Stage, state: dict) -> tuple[str, dict]:
+    """A hash of what the stage reads, and its parts (to say what changed): the command, the content of every config
+    file (.yaml, .yml, .toml) the command names outside the run folder, and the run id of every stage it reads."""
+    argv = resolve(job, stage)
+    files = {}
+    for a in argv[1:]:
+        p = Path(a) if Path(a).is_absolute() else ROOT / a
+        if p.suffix in CONFIG_FILES and p.is_file() and job.run_dir not in p.parents:
+            files[a] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+    parts = {"command": " ".join(argv), "files": files,
+             "stages": {i: state.get(i, {}).get("run") for i in stage.inputs}}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16], parts
+
+
+def _what_changed(old: dict, new: dict) -> str:
+    if old.get("command") != new["command"]:
+        return "its command changed"
+    changed = [f for f in new["files"] if old.get("files", {}).get(f) != new["files"][f]]
+    if changed:
+        return f"{', '.join(changed)} changed"
+    redone = [s for s in new["stages"] if old.get("stages", {}).get(s) != new["stages"][s]]
+    if redone:
+        return f"{', '.join(redone)} ran again"
+    return "what it reads changed"
+
+
+def _fmt_minutes(seconds: float) -> str:
+    if seconds < 90:
+        return f"{int(seconds)} s"
+    m = int(round(seconds / 60))
+    return f"{m // 60} h {m % 60:02d} min" if m >= 60 else f"{m} min"
+
+
+# -- running ---------------------------------------------------------------------------------------------------------
+class Runner:
+    def __init__(self, job: Job, out=sys.stdout):
+        self.job = job
+        self.out = out
+        self.state = _load_state(job.run_dir)
+        self.log = open(job.run_dir / "job.log", "a", buffering=1)
+        self.measured = 0.0  # seconds of stages run whole in this invocation, and their estimate
+        self.estimated = 0.0
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+        self.log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {text}\n")
+
+    def pace(self) -> float:
+        """Measured / estimated time of the stages run whole so far: how this machine compares to the estimates."""
+        return self.measured / self.estimated if self.estimated > 60 else 1.0
+
+    def left(self, from_index: int) -> float:
+        todo = [s for s in self.job.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]
+        quick = 0.15 if self.job.quick else 1.0
+        return sum(s.minutes * 60 * quick for s in todo) * self.pace()
+
+    def plan(self) -> list[tuple[Stage, str, str]]:
+        """(stage, action, why) for every stage: action is done, run, continue or redo."""
+        rows = []
+        runs = {k: v.get("run") for k, v in self.state.items()}
+        for s in self.job.stages:
+            st = self.state.get(s.name, {})
+            fp, parts = fingerprint(self.job, s, {k: {"run": v} for k, v in runs.items()})
+            if not st:
+                rows.append((s, "run", "not run yet"))
+                runs[s.name] = f"new-{s.name}"
+            elif st.get("fingerprint") != fp:
+                rows.append((s, "redo", _what_changed(st.get("parts", {}), parts)))
+                runs[s.name] = f"new-{s.name}"
+            elif st.get("status") == "done":
+                rows.append((s, "done", f"finished {st.get('finished', '?')} in {_fmt_minutes(st.get('seconds', 0))}"))
+            elif s.resumes:
+                rows.append((s, "continue", "interrupted; it continues where it stopped"))
+            else:
+                rows.append((s, "redo", "interrupted; it starts over"))
+        return rows
+
+    def run(self) -> int:
+        job = self.job
+        n = len(job.stages)
+        self.say(f"main job{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
+                 f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
+        started = time.monotonic()
+        for i, s in enumerate(job.stages):
+            st = self.state.get(s.name, {})
+            fp, parts = fingerprint(job, s, self.state)
+            out_dir = job.run_dir / s.name
+            if st.get("fingerprint") == fp and st.get("status") == "done":
+                self.say(f"[{i + 1}/{n}] {s.name}: done ({_fmt_minutes(st.get('seconds', 0))}), skipped")
+                continue
+            if st and st.get("fingerprint") != fp:
+                self.say(f"[{i + 1}/{n}] {s.name}: redone from scratch: {_what_changed(st.get('parts', {}), parts)} "
+                         f"since it ran")
+                st = {}
+                shutil.rmtree(out_dir, ignore_errors=True)
+            elif st and not s.resumes:
+                self.say(f"[{i + 1}/{n}] {s.name}: interrupted last time; it starts over")
+                shutil.rmtree(out_dir, ignore_errors=True)
+                st = {}
+            elif st:
+                self.say(f"[{i + 1}/{n}] {s.name}: continuing where it stopped")
+            elif out_dir.exists() and any(out_dir.iterdir()):  # files no run of this job recorded: never mixed in
+                self.say(f"[{i + 1}/{n}] {s.name}: {out_dir} holds files this job has no record of; cleared")
+                shutil.rmtree(out_dir)
+            est = s.minutes * 60 * (0.15 if job.quick else 1.0) * self.pace()
+            self.say(f"[{i + 1}/{n}] {s.name}: {s.about}  (about {_fmt_minutes(est)}; the job has about "
+                     f"{_fmt_minutes(self.left(i))} left)")
+            argv = resolve(job, s)
+            out_dir.mkdir(parents=True, exist_ok=True)
+            self.say("    $ " + shlex.join(argv))
+            st = {**st, "fingerprint": fp, "parts": parts, "status": "running",
+                  "started": st.get("started") or f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}"}
+            self.state[s.name] = st
+            _save_state(job.run_dir, self.state)
+            t0 = time.monotonic()
+            rc = self._execute(argv)
+            seconds = time.monotonic() - t0
+            st["seconds"] = st.get("seconds", 0) + seconds
+            if rc != 0:
+                _save_state(job.run_dir, self.state)
+                if rc in (-signal.SIGINT, 130, -signal.SIGTERM, 143) or _interrupted:
+                    self.say(f"stopped during {s.name}; run the same command again to continue "
+                             f"({'it continues' if s.resumes else 'that stage starts over'})")
+                    return 130
+                raise JobError(f"stage {s.name} failed (exit {rc}); its command is above. Fix the cause and run the "
+                               f"job again: finished stages are kept")
+            self.measured += seconds
+            self.estimated += s.minutes * 60 * (0.15 if job.quick else 1.0)
+            st.update(status="done", run=uuid.uuid4().hex[:12],
+                      finished=f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}")
+            _save_state(job.run_dir, self.state)
+            self.say(f"[{i + 1}/{n}] {s.name}: finished in {_fmt_minutes(seconds)}")
+        total = sum(self.state[s.name].get("seconds", 0) for s in job.stages)
+        self.say(f"all {n} stages done; this run {_fmt_minutes(time.monotonic() - started)}, the stages' wall time "
+                 f"in all {_fmt_minutes(total)}")
+        return 0
+
+    def _execute(self, argv: list[str]) -> int:
+        """Runs one stage's command in a process group of its own, so that a Ctrl-C reaches it once, from here: the
+        stages stop on the first SIGINT, keeping what they finished (a second one would make them exit at once)."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        try:
+            proc = subprocess.Popen(argv, cwd=ROOT, env=env, process_group=0)
+        except FileNotFoundError:
+            raise JobError(f"{argv[0]}: no such program (run scripts/setup.sh first)") from None
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            global _interrupted
+            _interrupted = True
+            self.say("stopping: the stage keeps what it finished (a minute at most) ...")
+            proc.send_signal(signal.SIGINT)
+            try:
+                return _wait_ignoring_interrupts(proc, 180)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                return proc.wait()
+
+
+def _wait_ignoring_interrupts(proc: subprocess.Popen, timeout: float) -> int:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except KeyboardInterrupt:  # more Ctrl-C while the stage saves: it has had its one
+            continue
+
+
+_interrupted = False
+
+
+def _on_term(signum, frame):  # SIGTERM to the job: stop the stage the way Ctrl-C does
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the job's stages (default: %(default)s)")
+    ap.add_argument("--quick", action="store_true", help="every stage at toy size, in the config's quick_run_dir")
+    ap.add_argument("--run-dir", help="where the stages write (default: the config's run_dir, or RETERM_RUN_DIR)")
+    ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a setting of the config (model, engine, python, ...)")
+    ap.add_argument("--report-dir", type=Path, help="where report.md and report.png go (default: runs/<date>, "
+                                                   "runs/<date>-quick with --quick)")
+    ap.add_argument("--plan", action="store_true", help="say what would run and why; run nothing")
+    args = ap.parse_args(argv)
+    try:
+        job = load_job(args.config, args.quick, args.run_dir, args.overrides)
+        runner = Runner(job)
+        if args.plan:
+            for s, action, why in runner.plan():
+                print(f"{action:>8}  {s.name:<14} {why}")
+            print(f"about {_fmt_minutes(runner.left(0))} of stages left (run folder {job.run_dir})")
+            return 0
+        signal.signal(signal.SIGTERM, _on_term)
+        rc = runner.run()
+        if rc == 0 and job.report:
+            from reterm.evaluation.report import write_report
+
+            folder = args.report_dir or ROOT / "runs" / (f"{datetime.date.today():%Y-%m-%d}" +
+                                                         ("-quick" if job.quick else ""))
+            table, paths = write_report(job.report, job.run_dir, folder, runner.state, job.quick)
+            runner.say("")
+            print(table)
+            runner.log.write(table + "\n")
+            runner.say("report: " + "  ".join(str(p) for p in paths))
+            models = [s.name for s in job.stages if (job.run_dir / s.name / "config.json").exists()]
+            runner.say("models: " + "  ".join(str(job.run_dir / m) for m in models))
+        return rc
+    except JobError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stopped; run the same command again to continue", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""The main job's stage runner (recipes/main_job.py): skip what is done, continue what resumes, redo (and say why)
+what changed, stop on Ctrl-C and continue after it, clear errors for bad configs. The stages here are real commands
+(small Python programs writing files); the whole job at toy size with a tiny model is the last test."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+JOB = ROOT / "recipes/main_job.py"
+
+# a stage program: appends its name to a counter file (how often it ran), writes its output from its input
+STEP = """
+import sys, pathlib
+out, name = pathlib.Path(sys.argv[1]), sys.argv[2]
+src = sys.argv[3] if len(sys.argv) > 3 and not sys.argv[3].startswith("--") else None
+out.mkdir(parents=True, exist_ok=True)
+with open(out.parent / "runs.txt", "a") as f:
+    f.write(name + "\\n")
+text = (pathlib.Path(src, "data.txt").read_text() if src else "") + name + ";"
+(out / "data.txt").write_text(text)
+"""
+
+
+def _config(tmp: Path, a_arg: str = "x", b_cmd: str | None = None, extra: str = "") -> Path:
+    (tmp / "step.py").write_text(STEP)
+    b = b_cmd or f"{{python}} {tmp}/step.py {{out}} b {{a}}"
+    cfg = tmp / "job.yaml"
+    cfg.write_text(f"""
+run_dir: {tmp}/run
+model: none
+engine: transformers
+stages:
+  a:
+    about: first
+    cmd: "{{python}} {tmp}/step.py {{out}} a --unused {a_arg}"
+  b:
+    about: reads a
+    cmd: "{b}"
+  c:
+    about: reads nothing
+    cmd: "{{python}} {tmp}/step.py {{out}} c"
+{extra}
+settings:
+  python: {sys.executable}
+""")
+    return cfg
+
+
+def _run(cfg: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(JOB), "--config", str(cfg), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def _runs(tmp: Path) -> list[str]:
+    f = tmp / "run" / "runs.txt"
+    return f.read_text().split() if f.exists() else []
+
+
+def test_stages_run_in_order_and_a_rerun_skips_them(tmp_path):
+    cfg = _config(tmp_path)
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    assert _runs(tmp_path) == ["a", "b", "c"]
+    assert (tmp_path / "run/b/data.txt").read_text() == "a;b;"
+    assert "[1/3] a: first" in p.stdout and "the job has about" in p.stdout
+    p = _run(cfg)
+    assert p.returncode == 0 and _runs(tmp_path) == ["a", "b", "c"]  # nothing ran again
+    assert p.stdout.count("skipped") == 3
+    state = json.loads((tmp_path / "run/job.json").read_text())
+    assert {s["status"] for s in state.values()} == {"done"}
+
+
+def test_a_changed_stage_is_redone_with_the_stages_that_read_it_and_says_why(tmp_path):
+    _run(_config(tmp_path))
+    cfg = _config(tmp_path, a_arg="y")  # a's command changed; b reads a; c does not
+    plan = _run(cfg, "--plan")
+    assert "redo" in plan.stdout and "its command changed" in plan.stdout
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    assert _runs(tmp_path) == ["a", "b", "c", "a", "b"]
+    assert "a: redone from scratch: its command changed" in p.stdout
+    assert "b: redone from scratch: a ran again" in p.stdout
+    assert "c: done" in p.stdout
+
+
+def test_a_changed_file_named_by_the_command_redoes_the_stage(tmp_path):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("lr: 1\n")
+    cfg = _config(tmp_path, a_arg=str(recipe))
+    _run(cfg)
+    recipe.write_text("lr: 2\n")
+    p = _run(cfg)
+    assert f"a: redone from scratch: {recipe} changed" in p.stdout
+    assert _runs(tmp_path).count("a") == 2
+
+
+def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_path):
+    cfg = _config(tmp_path, b_cmd="{python} -c 'raise SystemExit(3)'")
+    p = _run(cfg)
+    assert p.returncode == 2
+    assert "stage b failed (exit 3)" in p.stderr
+    assert _runs(tmp_path) == ["a"]
+    fixed = _config(tmp_path)
+    p = _run(fixed)
+    assert p.returncode == 0
+    assert "b: redone from scratch: its command changed" in p.stdout
+    assert _runs(tmp_path) == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("stages: {}\n", "needs a `stages` mapping"),
+    ("stages:\n  a: {about: x}\n", "stage a needs a `cmd`"),
+    ("stages:\n  a: {cmd: 'echo {nope}'}\n", "{nope}"),
+    ("stages:\n  a: {cmd: 'echo {b}'}\n  b: {cmd: 'echo'}\n", "reads stage b, which does not run before it"),
+    ("stages:\n  a: {cmd: echo, cmnd: x}\n", "unknown key(s) ['cmnd']"),
+    ("colour: red\nstages:\n  a: {cmd: echo}\n", "unknown key(s) ['colour']"),
+    ("stages: [\n", "not valid YAML"),
+])
+def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text(f"run_dir: {tmp_path}/run\nengine: transformers\n" + text)
+    p = _run(cfg)
+    assert p.returncode == 2
+    assert str(cfg) in p.stderr and needle in p.stderr
+    assert not (tmp_path / "run" / "job.json").exists()
+
+
+# a stage that keeps its work: each run adds one part; the first run then waits to be interrupted
+SLOW = """
+import sys, time, pathlib, signal
+out = pathlib.Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True)
+done = len(list(out.glob("part-*")))
+signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
+(out / f"part-{done}").write_text("x")
+pathlib.Path(sys.argv[2]).write_text(str(done))
+if done == 0:
+    time.sleep(600)
+"""
+
+
+def test_ctrl_c_stops_the_stage_and_a_rerun_continues_a_stage_that_resumes(tmp_path):
+    (tmp_path / "slow.py").write_text(SLOW)
+    marker = tmp_path / "progress"
+    cfg = _config(tmp_path, extra=f"""  slow:
+    about: resumes
+    resumes: true
+    cmd: "{{python}} {tmp_path}/slow.py {{out}} {marker}"
+""")
+    proc = subprocess.Popen([sys.executable, str(JOB), "--config", str(cfg)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert marker.exists(), "the slow stage never started"
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopped during slow; run the same command again to continue (it continues)" in out
+    state = json.loads((tmp_path / "run/job.json").read_text())
+    assert state["slow"]["status"] == "running"
+    p = _run(cfg)  # wiped, the stage would start at part-0 again and wait 600 s
+    assert p.returncode == 0, p.stderr
+    assert "slow: continuing where it stopped" in p.stdout
+    assert sorted(x.name for x in (tmp_path / "run/slow").glob("part-*")) == ["part-0", "part-1"]
+    assert _runs(tmp_path) == ["a", "b", "c"]  # the stages before it were not run again
+
+
+def test_an_interrupted_stage_that_does_not_resume_starts_over(tmp_path):
+    cfg = _config(tmp_path)
+    _run(cfg)
+    state_file = tmp_path / "run/job.json"
+    state = json.loads(state_file.read_text())
+    state["c"]["status"] = "running"  # as a Ctrl-C during c leaves it
+    state_file.write_text(json.dumps(state))
+    (tmp_path / "run/c/leftover").write_text("half-written")
+    p = _run(cfg)
+    assert p.returncode == 0
+    assert "c: interrupted last time; it starts over" in p.stdout
+    assert not (tmp_path / "run/c/leftover").exists()
+
+
+def test_files_in_a_stage_folder_that_the_job_has_no_record_of_are_never_mixed_in(tmp_path):
+    cfg = _config(tmp_path)
+    (tmp_path / "run/a").mkdir(parents=True)
+    (tmp_path / "run/a/stale.txt").write_text("from another run")
+    p = _run(cfg)
+    assert p.returncode == 0
+    assert "holds files this job has no record of; cleared" in p.stdout
+    assert not (tmp_path / "run/a/stale.txt").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_the_quick_job_runs_every_stage_and_reports(tiny_model_dir, tmp_path):
+    """`scripts/train.sh` with QUICK=1, as a smoke test: every stage of the shipped config for real (oracle data on
+    four train tasks, both SFT rounds, collect, GRPO, the evaluations on four held-out tasks, the recovery benchmark)
+    with a tiny random model in place of SmolLM2 (`--set model=...`) and the transformers engine; then the report."""
+    run = tmp_path / "run"
+    p = subprocess.run([sys.executable, str(JOB), "--quick", "--run-dir", str(run), "--set", f"model={tiny_model_dir}",
+                        "--report-dir", str(tmp_path / "report")], capture_output=True, text=True, timeout=1400,
+                       cwd=ROOT)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    state = json.loads((run / "job.json").read_text())
+    assert len(state) == 20 and {s["status"] for s in state.values()} == {"done"}
+    for stage in ("sft1", "sft2", "grpo"):
+        assert (run / stage / "config.json").exists(), f"{stage} saved no model"
+    assert json.loads((run / "eval_grpo" / "eval.json").read_text())["overall"]["tasks"] == 4
+    assert (run / "bench" / "states" / "manifest.json").exists()
+    report = (run / "report.md").read_text()
+    for label in ("base", "SFT round 1", "SFT round 2", "ReTerm-GRPO"):
+        assert label in report
+    assert "| held-out pass@1 | **all** |" in report and "| recovery | **all** |" in report
+    # the last lines printed: the table, then where the report and the models are
+    tail = p.stdout.strip().splitlines()[-3:]
+    assert tail[0].startswith("|") and tail[1].startswith("report: ") and tail[2].startswith("models: ")
+    assert tail[1] == f"report: {tmp_path / 'report' / 'report.md'}  {tmp_path / 'report' / 'report.png'}"
+    assert (tmp_path / "report" / "report.png").stat().st_size > 10_000
+    again = subprocess.run([sys.executable, str(JOB), "--quick", "--run-dir", str(run), "--set",
+                            f"model={tiny_model_dir}", "--plan"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert again.stdout.count(" done ") == 20  # a re-run would run nothing
