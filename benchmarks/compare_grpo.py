@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reterm.evaluation.metrics import wilson_interval  # noqa: E402
+from reterm.evaluation.metrics import clustered_interval, wilson_interval  # noqa: E402
 
 RECIPE = ROOT / "recipes" / "reterm_grpo.py"
 DEFAULT_CONFIG = ROOT / "recipes" / "configs" / "smollm2-135m" / "reterm_grpo_cpu.yaml"
@@ -122,8 +122,22 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
         policy.close()
     passed = sum(bool(r["passed"]) for r in rows if not r.get("infra_error"))
     scored = sum(not r.get("infra_error") for r in rows)
-    result = {"model": str(model_dir), "recovery": {k: v for k, v in recovery.items() if k != "attempts"},
-              "heldout": {"passed": passed, "scored": scored, **summarize_eval(rows, 1)["overall"]}}
+    per_state: dict[str, list] = {}  # state -> [category, recovered, scored]: what the intervals count in clusters
+    for att in recovery["attempts"]:
+        row = per_state.setdefault(att["state"], [att["category"], 0, 0])
+        if not att["infra_error"]:
+            row[1] += bool(att["passed"])
+            row[2] += 1
+    per_task: dict[str, list[int]] = {}
+    for r in rows:
+        if not r.get("infra_error"):
+            per_task.setdefault(r["task_id"], [0, 0])
+            per_task[r["task_id"]][0] += bool(r["passed"])
+            per_task[r["task_id"]][1] += 1
+    result = {"model": str(model_dir),
+              "recovery": {**{k: v for k, v in recovery.items() if k != "attempts"}, "per_state": per_state},
+              "heldout": {"passed": passed, "scored": scored, "per_task": per_task,
+                          **summarize_eval(rows, 1)["overall"]}}
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp_out = out.with_suffix(".tmp")
     tmp_out.write_text(json.dumps(result, indent=1) + "\n")
@@ -209,7 +223,9 @@ def runs_table(per_run: dict, steps: int) -> str:
 
 
 def pooled(results: list[dict]) -> dict:
-    """Counts pooled over seeds -> rates with 95% Wilson intervals, per category and overall, and pass@1."""
+    """Counts pooled over seeds -> rates with 95% intervals, per category and overall, and pass@1. The attempts from
+    one frozen state (and the samples of one task) are alike, over seeds too: the intervals count them in clusters
+    (`clustered_interval`); results cached before the per-state counts were kept get Wilson over attempts."""
     cats: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in results:
         for cat, row in r["recovery"]["by_category"].items():
@@ -217,13 +233,30 @@ def pooled(results: list[dict]) -> dict:
             cats[cat][1] += row["attempts"] - row["infra_errors"]
     overall = [sum(c[0] for c in cats.values()), sum(c[1] for c in cats.values())]
     held = [sum(r["heldout"]["passed"] for r in results), sum(r["heldout"]["scored"] for r in results)]
+    states: dict[str, list] = {}
+    tasks: dict[str, list[int]] = {}
+    clustered = all("per_state" in r["recovery"] and "per_task" in r["heldout"] for r in results)
+    for r in results if clustered else []:
+        for st, (cat, c, n) in r["recovery"]["per_state"].items():
+            row = states.setdefault(st, [cat, 0, 0])
+            row[1] += c
+            row[2] += n
+        for t, (c, n) in r["heldout"]["per_task"].items():
+            tasks.setdefault(t, [0, 0])
+            tasks[t][0] += c
+            tasks[t][1] += n
 
-    def rate(k_n):
+    def rate(k_n, clusters=None):
         k, n = k_n
-        return {"k": k, "n": n, "rate": k / n if n else None, "ci95": wilson_interval(k, n)}
+        ci = clustered_interval(clusters) if clusters is not None else wilson_interval(k, n)
+        return {"k": k, "n": n, "rate": k / n if n else None, "ci95": ci}
 
-    return {"seeds": len(results), "recovery": {c: rate(v) for c, v in sorted(cats.items())},
-            "overall": rate(overall), "pass@1": rate(held)}
+    def of(cat=None):
+        return [(c, n) for ct, c, n in states.values() if cat is None or ct == cat] if clustered else None
+
+    return {"seeds": len(results), "recovery": {c: rate(v, of(c)) for c, v in sorted(cats.items())},
+            "overall": rate(overall, of()), "pass@1": rate(held, list(map(tuple, tasks.values())) if clustered
+                                                           else None)}
 
 
 def table(rows: list[dict]) -> str:

@@ -115,3 +115,22 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
             and "eval" in p.parts}
     assert cmp.main(argv) == 0  # resumed: nothing retrained or re-evaluated
     assert {p: p.stat().st_mtime_ns for p in done} == done
+
+
+def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
+    """Two seeds x 4 attempts on 5 states, each state always or never recovered: 40 attempts that carry the
+    information of 5 states. The interval must be the one over states, not the narrow one over attempts; results
+    cached without per-state counts keep Wilson over attempts."""
+    from reterm.evaluation.metrics import wilson_interval
+
+    cmp = _compare()
+    per_state = {f"s{i}": ["syntax_error", 4 if i < 2 else 0, 4] for i in range(5)}
+    result = {"recovery": {"by_category": {"syntax_error": {"recovered": 8, "attempts": 20, "infra_errors": 0}},
+                           "per_state": per_state},
+              "heldout": {"passed": 1, "scored": 2, "per_task": {"t0": [1, 1], "t1": [0, 1]}}}
+    p = cmp.pooled([result, result])
+    assert p["overall"]["k"] == 16 and p["overall"]["n"] == 40
+    assert p["overall"]["ci95"] == pytest.approx(wilson_interval(2, 5), abs=1e-4)
+    assert p["recovery"]["syntax_error"]["ci95"] == p["overall"]["ci95"]
+    old = {"recovery": {"by_category": result["recovery"]["by_category"]}, "heldout": {"passed": 1, "scored": 2}}
+    assert cmp.pooled([old, old])["overall"]["ci95"] == pytest.approx(wilson_interval(16, 40))
