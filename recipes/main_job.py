@@ -56,6 +56,7 @@ class Stage:
     quick: str = ""
     resumes: bool = False
     minutes: float = 1.0
+    quick_minutes: float | None = None
     inputs: list[str] = field(default_factory=list)  # the stages it reads
 
 
@@ -70,6 +71,12 @@ class Job:
 
     def stage(self, name: str) -> Stage:
         return next(s for s in self.stages if s.name == name)
+
+    def estimate(self, stage: Stage) -> float:
+        """The stage's expected seconds on the reference machine (before this machine's pace)."""
+        if self.quick:
+            return 60 * (stage.quick_minutes if stage.quick_minutes is not None else 0.15 * stage.minutes)
+        return 60 * stage.minutes
 
 
 # -- configuration -------------------------------------------------------------------------------------------------
@@ -145,12 +152,13 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
             raise JobError(f"{where}: stage name {name!r}: letters, digits and _ only")
         if not isinstance(spec, dict) or not spec.get("cmd"):
             raise JobError(f"{where}: stage {name} needs a `cmd`")
-        bad = set(spec) - {"about", "cmd", "quick", "resumes", "minutes"}
+        bad = set(spec) - {"about", "cmd", "quick", "resumes", "minutes", "quick_minutes"}
         if bad:
             raise JobError(f"{where}: stage {name}: unknown key(s) {sorted(bad)}")
         stages.append(Stage(name, str(spec.get("about", "")), " ".join(str(spec["cmd"]).split()),
                             " ".join(str(spec.get("quick") or "").split()), bool(spec.get("resumes", False)),
-                            float(spec.get("minutes", 1.0))))
+                            float(spec.get("minutes", 1.0)),
+                            float(spec["quick_minutes"]) if spec.get("quick_minutes") is not None else None))
     names = {s.name for s in stages}
     clash = names & set(settings)
     if clash:
@@ -262,8 +270,7 @@ class Runner:
 
     def left(self, from_index: int) -> float:
         todo = [s for s in self.job.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]
-        quick = 0.15 if self.job.quick else 1.0
-        return sum(s.minutes * 60 * quick for s in todo) * self.pace()
+        return sum(self.job.estimate(s) for s in todo) * self.pace()
 
     def plan(self) -> list[tuple[Stage, str, str]]:
         """(stage, action, why) for every stage: action is done, run, continue or redo."""
@@ -313,7 +320,8 @@ class Runner:
             elif out_dir.exists() and any(out_dir.iterdir()):  # files no run of this job recorded: never mixed in
                 self.say(f"[{i + 1}/{n}] {s.name}: {out_dir} holds files this job has no record of; cleared")
                 shutil.rmtree(out_dir)
-            est = s.minutes * 60 * (0.15 if job.quick else 1.0) * self.pace()
+            fresh = not st  # a stage that continues says little about this machine's pace
+            est = job.estimate(s) * self.pace()
             self.say(f"[{i + 1}/{n}] {s.name}: {s.about}  (about {_fmt_minutes(est)}; the job has about "
                      f"{_fmt_minutes(self.left(i))} left)")
             argv = resolve(job, s)
@@ -335,8 +343,9 @@ class Runner:
                     return 130
                 raise JobError(f"stage {s.name} failed (exit {rc}); its command is above. Fix the cause and run the "
                                f"job again: finished stages are kept")
-            self.measured += seconds
-            self.estimated += s.minutes * 60 * (0.15 if job.quick else 1.0)
+            if fresh:
+                self.measured += seconds
+                self.estimated += job.estimate(s)
             st.update(status="done", run=uuid.uuid4().hex[:12],
                       finished=f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}")
             _save_state(job.run_dir, self.state)
@@ -406,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"about {_fmt_minutes(runner.left(0))} of stages left (run folder {job.run_dir})")
             return 0
         signal.signal(signal.SIGTERM, _on_term)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background (`&`),
+        # where the shell leaves SIGINT ignored
         rc = runner.run()
         if rc == 0 and job.report:
             from reterm.evaluation.report import write_report

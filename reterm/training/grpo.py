@@ -253,7 +253,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         scouted = self._take_scouted(slots) if training else None
         try:
             ahead = self._next_slots(inputs, G)
-            with self._generator() as gen, self._progress_bar(len(slots), gen) as progress:
+            with self._generator() as gen, self._progress_bar(len(slots), gen, training) as progress:
                 rollout = Rollout(self.args, self.tasks, self.backend, gen, self.processing_class.eos_token_id,
                                   (self.args.seed, self.state.global_step, self.accelerator.process_index),
                                   self._timings, progress)
@@ -289,7 +289,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         return out
 
     @contextmanager
-    def _progress_bar(self, slots: int, gen):
+    def _progress_bar(self, slots: int, gen, training: bool):
         """A line under the Trainer's bar while a step's rollout runs: episodes finished of those planned, scouts and
         attempts (passed), groups made (with a learning signal), refills, sampled tokens against the step's budget.
         Only on the main process, and not with `disable_tqdm`."""
@@ -297,7 +297,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
         show = self.accelerator.is_main_process and not self.args.disable_tqdm
         step = self.state.global_step + 1
-        bar = tqdm(total=0, desc=f"step {step} rollout" if self.model.training else "eval rollout", unit="episode",
+        bar = tqdm(total=0, desc=f"step {step} rollout" if training else "eval rollout", unit="episode",
                    position=1, leave=False, dynamic_ncols=True, disable=not show)
         budget = self.args.token_budget_per_step
         last = [0.0]
