@@ -11,4 +11,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RETERM_SKIP_DOCKER=1 bash scripts/setup.sh
-exec .venv/bin/python recipes/main_job.py ${QUICK:+$( [ "$QUICK" != 0 ] && echo --quick )} "$@"
+ARGS=()
+if [ "${QUICK:-0}" != 0 ]; then ARGS+=(--quick); fi
+exec .venv/bin/python recipes/main_job.py "${ARGS[@]}" "$@"
