@@ -168,6 +168,11 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     rd.mkdir(parents=True, exist_ok=True)
     for tname, spec in tasks.items():
         settings[tname] = _task_selection(tname, spec, quick_n, rd, where)
+    for key, value in settings.items():
+        unknown_refs = {r for r in REF.findall(value) if r not in settings and r not in names}
+        if unknown_refs:
+            raise JobError(f"{where}: setting {key}: {sorted('{' + r + '}' for r in unknown_refs)} is neither a stage "
+                           f"nor a setting")
     seen: set[str] = set()
     for s in stages:
         refs = REF.findall(s.cmd + " " + s.quick)

@@ -124,6 +124,7 @@ def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_pat
     ("stages:\n  a: {cmd: echo, cmnd: x}\n", "unknown key(s) ['cmnd']"),
     ("colour: red\nstages:\n  a: {cmd: echo}\n", "unknown key(s) ['colour']"),
     ("stages: [\n", "not valid YAML"),
+    ("settings: {args: '-x {nothing}'}\nstages:\n  a: {cmd: 'echo {args}'}\n", "setting args: ['{nothing}']"),
 ])
 def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     cfg = tmp_path / "bad.yaml"
