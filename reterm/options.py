@@ -20,7 +20,8 @@ from reterm.tasks import Task, load_tasks
 DEFAULT_SUITE = "basic"
 DEFAULT_MODEL = "smollm2-135m"  # SmolLM2-135M-Instruct, bundled (`reterm.models` materializes it)
 SPLIT_HELP = ("with a bundled suite, which split of it: train, heldout_instances (new seeds of the training "
-              "families), heldout_families (families never trained on; `heldout` is its older name), or all")
+              "families), heldout_families (families never trained on; `heldout` is its older name), all (those three), or "
+             "compare_instances (more new seeds of the training families, reserved for comparing training methods)")
 POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.agent.policies.make_policy`
 # Tokens the policy may generate in one turn, for data collection, evaluation, the recovery benchmark and GRPO
 # alike (DESIGN: one reply budget, so no trained turn is longer than what evaluation allows). 128 is what every

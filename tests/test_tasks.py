@@ -174,6 +174,21 @@ def test_bundled_suite_is_valid_and_up_to_date():
     assert {t.metadata["seed"] for t in instances}.isdisjoint({t.metadata["seed"] for t in train})
     assert all(t.id.rsplit("-", 1)[1].startswith("h") for t in instances)
     assert len(train) + len(instances) + len(held) == len(tasks)
+    # compare_instances: reserved for comparing methods, not part of `all`, none repeating another instance
+    compare = suites.load("basic", "compare_instances")
+    assert len(compare) >= 100 and {t.family for t in compare} == {t.family for t in train}
+    assert all(t.id.rsplit("-", 1)[1].startswith("c") for t in compare)
+    assert not {t.id for t in compare} & {t.id for t in tasks}
+    assert {t.metadata["seed"] for t in compare}.isdisjoint({t.metadata["seed"] for t in train + instances})
+
+    def content(task):
+        return {p.relative_to(task.path).as_posix(): p.read_bytes() for p in sorted(task.path.rglob("*"))
+                if p.is_file() and p.name != "task.toml"}
+
+    seen = [content(t) for t in train + instances]
+    for t in compare:
+        assert content(t) not in seen, f"{t.id} repeats an instance of its family"
+        seen.append(content(t))
     with pytest.raises(ValueError, match="unknown split 'test'"):
         suites.load("basic", "test")
     assert generate(["--check"]) == 0, "reterm/suites/basic differs from `python -m reterm.suites.generate`"

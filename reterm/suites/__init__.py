@@ -27,7 +27,9 @@ def tasks_dir(name: str) -> Path:
 
 # Two evaluation splits, never mixed: held-out *instances* (new seeds of the training families: does it learn?) and
 # held-out *families* (never trained on: does it generalise?). `heldout` is the older name of the second.
-SPLITS = ("all", "train", "heldout_instances", "heldout_families", "heldout")
+# `compare_instances` (more new seeds of the training families) is reserved for comparing training methods: never
+# trained on, never used to choose a setting, and not part of `all` (it is run only by name).
+SPLITS = ("all", "train", "heldout_instances", "heldout_families", "heldout", "compare_instances")
 _PARTS = ("train", "heldout_instances", "heldout_families")
 
 
@@ -37,6 +39,8 @@ def split_ids(name: str, split: str) -> list[str]:
         raise ValueError(f"unknown split {split!r}; choose {', '.join(SPLITS)}")
     if split == "all":
         return sorted(i for part in _PARTS for i in data.get(part, []))
+    if split == "compare_instances" and split not in data:
+        raise ValueError(f"suite {name!r} has no compare_instances split")
     return sorted(data.get("heldout_families" if split == "heldout" else split, []))
 
 

@@ -29,6 +29,11 @@ HELDOUT_INSTANCES = 2  # new seeds of each training family, never trained on (id
 BASE_SEED = 1234
 HELDOUT_SEED_OFFSET = 500  # instance seeds stay clear of the training seeds (BASE_SEED + 1000 * family + v)
 HELDOUT_FAMILIES = ("json-config", "extract-member")
+# Reserved for comparing training methods (ReTerm-GRPO against plain GRPO): more new seeds of each training family,
+# never trained on and never used to choose a setting (ids end in -cNN). Seeds run from COMPARE_SEED_OFFSET upwards,
+# skipping any that would repeat an instance the family already has (a small family repeats itself).
+COMPARE_INSTANCES = 12
+COMPARE_SEED_OFFSET = 700
 
 TEST_SH = """\
 #!/bin/bash
@@ -627,6 +632,28 @@ def task_toml(meta: dict) -> str:
     return "\n".join(lines)
 
 
+def _content(make, seed: int) -> str:
+    """What an instance of a family is made of (instruction and files), to tell repeated instances apart."""
+    instruction, files, _ = make(random.Random(seed))
+    return json.dumps([instruction, sorted((rel, content) for rel, (content, _) in files.items())])
+
+
+def compare_seeds(family: str, make, f_index: int) -> list[int]:
+    """The seeds of a family's `compare_instances`: COMPARE_INSTANCES of them, none repeating a training, held-out or
+    earlier comparison instance."""
+    seen = {_content(make, BASE_SEED + 1000 * f_index + v) for v in range(VARIANTS)}
+    seen |= {_content(make, BASE_SEED + 1000 * f_index + HELDOUT_SEED_OFFSET + v) for v in range(HELDOUT_INSTANCES)}
+    seeds: list[int] = []
+    for seed in range(BASE_SEED + 1000 * f_index + COMPARE_SEED_OFFSET, BASE_SEED + 1000 * (f_index + 1)):
+        content = _content(make, seed)
+        if content not in seen:
+            seen.add(content)
+            seeds.append(seed)
+            if len(seeds) == COMPARE_INSTANCES:
+                return seeds
+    raise ValueError(f"family {family}: fewer than {COMPARE_INSTANCES} distinct new instances in its seed range")
+
+
 def write_task(root: Path, family: str, make, seed: int) -> None:
     instruction, files, extra = make(random.Random(seed))
     meta = {"family": family, **extra, "difficulty": "easy", "seed": seed, "author_name": "ReTerm bundled suite"}
@@ -643,7 +670,7 @@ def write_suite(out: Path) -> None:
     tasks_dir = out / "tasks"
     if tasks_dir.exists():
         shutil.rmtree(tasks_dir)
-    split = {"train": [], "heldout_instances": [], "heldout_families": []}
+    split = {"train": [], "heldout_instances": [], "heldout_families": [], "compare_instances": []}
     for f_index, (family, make) in enumerate(FAMILIES.items()):
         held_family = family in HELDOUT_FAMILIES
         for v in range(VARIANTS):
@@ -654,6 +681,10 @@ def write_suite(out: Path) -> None:
             task_id = f"{family}-h{v:02d}"
             write_task(tasks_dir / task_id, family, make, BASE_SEED + 1000 * f_index + HELDOUT_SEED_OFFSET + v)
             split["heldout_instances"].append(task_id)
+        for v, seed in enumerate([] if held_family else compare_seeds(family, make, f_index)):
+            task_id = f"{family}-c{v:02d}"
+            write_task(tasks_dir / task_id, family, make, seed)
+            split["compare_instances"].append(task_id)
     families = {"train": [f for f in FAMILIES if f not in HELDOUT_FAMILIES], "heldout": list(HELDOUT_FAMILIES)}
     (out / "split.json").write_text(json.dumps({**split, "families": families}, indent=2) + "\n")
 

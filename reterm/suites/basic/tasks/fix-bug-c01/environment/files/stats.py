@@ -1,0 +1,2 @@
+def inclusive_range(lo, hi):
+    return list(range(lo, hi))
