@@ -246,10 +246,13 @@ def recovery_bench() -> None:
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="benchmark directory")
 @click.option("--max-states-per-episode", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="keep at most this many error states from one episode (distinct categories first)")
+@click.option("--samples", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="episodes per task (a strong policy fails rarely: more episodes give more states)")
 @skip_broken_option
 @sandbox_options
 @model_options
-def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, skip_broken, backend, image_map,
+def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, samples, skip_broken, backend,
+                         image_map,
                          allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns,
                          max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
@@ -263,7 +266,7 @@ def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episo
     agent = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
                               concurrency)
     with _progress("states {task.fields[states]}") as bar:
-        pid = bar.add_task("episodes", total=len(tasks), states=0)
+        pid = bar.add_task("episodes", total=len(tasks) * samples, states=0)
         n = {"states": 0}
 
         def on_episode(traj, states):
@@ -271,7 +274,7 @@ def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episo
             bar.update(pid, advance=1, states=n["states"])
 
         summary = rb.build(agent.policy, tasks, be, out, agent.config, concurrency, on_episode,
-                           max_states_per_episode)
+                           max_states_per_episode, samples)
     click.echo(json.dumps({k: summary[k] for k in ("episodes", "states", "by_category")}))
 
 

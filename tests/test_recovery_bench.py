@@ -37,6 +37,17 @@ def test_build_then_evaluate_recovery(backend_name, tmp_path, tokenizer):  # noq
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_several_samples_a_task_give_states_named_by_their_episode(tmp_path, tokenizer):  # noqa: F811
+    task = load_task(harbor_task(tmp_path / "tasks" / "t"))
+    failing = ReplayPolicy(["```bash\nls /nope\n```", "TASK_COMPLETE"], tokenizer)
+    summary = rb.build(failing, [task], get_backend("local"), tmp_path / "bench", EpisodeConfig(max_turns=3),
+                       samples=3)
+    assert summary["episodes"]["n"] == 3 and summary["states"] == 3
+    states = rb.load_states(tmp_path / "bench")
+    assert sorted(s.id for s in states) == ["t-s0-t0", "t-s1-t0", "t-s2-t0"]
+    assert {s.task_id for s in states} == {"t"}
+
+
 def test_evaluating_on_the_wrong_backend_is_a_clear_error(tmp_path, tokenizer):  # noqa: F811
     task = load_task(harbor_task(tmp_path / "tasks" / "t"))
     rb.build(ReplayPolicy(["```bash\nls /nope\n```", "TASK_COMPLETE"], tokenizer), [task], get_backend("local"),

@@ -30,11 +30,13 @@ from reterm.tasks import load_task
 
 
 def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None,
-          max_states_per_episode: int | None = None) -> dict:
-    """Runs one episode per task and freezes the error turns of the failed ones under `out/states/`.
+          max_states_per_episode: int | None = None, samples: int = 1) -> dict:
+    """Runs `samples` episodes per task and freezes the error turns of the failed ones under `out/states/`.
 
     With `max_states_per_episode`, only the first error turns of each episode are kept, preferring a category the
-    episode has not contributed yet (a small model can repeat one error for many turns)."""
+    episode has not contributed yet (a small model can repeat one error for many turns). With several samples a
+    state's id names its episode (`<task>-s<sample>-t<turn>`); a policy that passes most tasks needs them to fail
+    often enough for a benchmark of many states, each from an episode of its own task instance."""
     states_dir = out / "states"
     states_dir.mkdir(parents=True, exist_ok=True)
     cfg = dataclasses.replace(episode_config, snapshot_on_error=True)
@@ -42,7 +44,8 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
     manifest: list[dict] = []
     episodes = {"n": 0, "failed": 0, "passed": 0, "infra": 0}
 
-    def one(task):
+    def one(job):
+        task, sample = job
         with policy.expecting():  # the policy's batches wait for this episode while its sandbox starts
             sb = backend.start(task)
             try:
@@ -50,6 +53,9 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
             finally:
                 sb.close()
         states = fork_points.choose(traj, task, "first", limit=max_states_per_episode, source="collected")
+        if samples > 1:
+            for state in states:
+                state.id = f"{task.id}-s{sample}-t{state.turn}"
         try:
             for state in states:
                 state.save_dir(states_dir / state.id)
@@ -68,7 +74,7 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
             on_episode(traj, states)  # saved (exported, the live snapshots released)
 
     with ThreadPoolExecutor(max(1, concurrency)) as pool:
-        list(pool.map(one, tasks))
+        list(pool.map(one, [(task, k) for k in range(samples) for task in tasks]))
     summary = {"episodes": episodes, "states": len(manifest),
                "by_category": dict(sorted(_count(manifest, "category").items())),
                "states_list": sorted(manifest, key=lambda r: r["id"])}
