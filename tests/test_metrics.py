@@ -85,3 +85,42 @@ def test_wilson_bounds_are_exact_at_zero_and_all_successes():
         for k in range(n + 1):
             low, high = wilson_interval(k, n)
             assert low <= k / n <= high
+
+
+def test_paired_comparison_is_mcnemar_with_one_sample_a_unit():
+    from reterm.evaluation.metrics import paired_comparison
+
+    # 10 units only A solves, 2 only B solves, 8 both: McNemar's exact two-sided p over 12 discordant pairs
+    a = {f"u{i}": (1 if i < 10 or i >= 12 else 0, 1) for i in range(20)}
+    b = {f"u{i}": (1 if i >= 10 else 0, 1) for i in range(20)}
+    r = paired_comparison(a, b)
+    from math import comb
+    exact = 2 * sum(comb(12, j) for j in range(0, 3)) / 2 ** 12
+    assert r["units"] == 20 and r["a_better"] == 10 and r["b_better"] == 2
+    assert r["difference"] == 0.4 and abs(r["p_value"] - exact) < 1e-4
+    assert r["ci95"][0] > 0 and r["ci95"][1] <= 0.7
+    # the same counts unpaired would be 10/20 vs 10/20: pairing is what sees it; identical methods give p = 1
+    same = paired_comparison(a, a)
+    assert same["difference"] == 0 and same["p_value"] == 1.0
+    # units only one method was scored on are left out
+    assert paired_comparison({"x": (1, 2)}, {"y": (0, 2)})["units"] == 0
+
+
+def test_paired_comparison_with_many_units_uses_random_sign_flips():
+    from reterm.evaluation.metrics import paired_comparison
+
+    a = {str(i): (3, 4) for i in range(40)}
+    b = {str(i): (2, 4) if i % 4 else (4, 4) for i in range(40)}
+    r = paired_comparison(a, b, resamples=2000)
+    assert r["a_better"] == 30 and r["b_better"] == 10 and r["difference"] == 0.125
+    assert 0 < r["p_value"] < 0.05
+
+
+def test_paired_power_grows_with_the_difference_and_the_attempts():
+    from reterm.evaluation.metrics import paired_power
+
+    rates = [0.2, 0.5, 0.8] * 20
+    small, large = paired_power(rates, 4, 0.03, trials=100), paired_power(rates, 4, 0.25, trials=100)
+    assert small < 0.5 < large
+    assert paired_power(rates, 16, 0.08, trials=100) > paired_power(rates, 2, 0.08, trials=100)
+    assert paired_power(rates, 4, 0.0, trials=200) < 0.12  # no difference: false positives near alpha

@@ -115,3 +115,70 @@ def clustered_interval(clusters: list[tuple[int, int]]) -> list[float] | None:
     successes = sum(c for c, _ in clusters)
     ci = wilson_interval(effective if successes == total else successes * effective / total, effective)
     return [round(ci[0], 4), round(ci[1], 4)]
+
+
+def paired_comparison(a: dict[str, tuple[int, int]], b: dict[str, tuple[int, int]], resamples: int = 10000,
+                      seed: int = 0) -> dict:
+    """Method A against method B on the same units (frozen states, or tasks), from (successes, samples) per unit for
+    each: the mean over units of A's rate minus B's, a 95% paired bootstrap interval of it (units resampled), and a
+    two-sided paired permutation p-value (each unit's difference keeps or flips its sign: exact when there are at
+    most 16 units that differ, Monte Carlo otherwise). With one sample a unit the test is McNemar's exact test.
+    Units scored by only one of the two are left out (`units` says how many were compared)."""
+    import random
+
+    keys = sorted(k for k in a.keys() & b.keys() if a[k][1] > 0 and b[k][1] > 0)
+    diffs = [a[k][0] / a[k][1] - b[k][0] / b[k][1] for k in keys]
+    n = len(diffs)
+    out = {"units": n, "a_better": sum(d > 0 for d in diffs), "b_better": sum(d < 0 for d in diffs)}
+    if not n:
+        return {**out, "difference": None, "ci95": None, "p_value": None}
+    mean = sum(diffs) / n
+    rng = random.Random(seed)
+    boots = sorted(sum(diffs[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
+    ci = [boots[int(0.025 * (resamples - 1))], boots[int(0.975 * (resamples - 1))]]
+    nonzero = [abs(d) for d in diffs if d != 0]
+    observed = abs(sum(diffs)) - 1e-12
+    if len(nonzero) <= 16:  # every sign pattern
+        hits = sum(abs(sum(x if mask >> i & 1 else -x for i, x in enumerate(nonzero))) >= observed
+                   for mask in range(1 << len(nonzero)))
+        p = hits / (1 << len(nonzero))
+    else:
+        hits = sum(abs(sum(x if rng.random() < 0.5 else -x for x in nonzero)) >= observed for _ in range(resamples))
+        p = (hits + 1) / (resamples + 1)
+    return {**out, "difference": round(mean, 4), "ci95": [round(ci[0], 4), round(ci[1], 4)], "p_value": round(p, 4)}
+
+
+def paired_power(rates: list[float], attempts: int, difference: float, alpha: float = 0.05, trials: int = 400,
+                 seed: int = 0) -> float:
+    """The chance that `paired_comparison` finds p < alpha when method A's recovery rate on each unit is B's plus
+    `difference` (on the log-odds scale, so rates stay in [0, 1] and the mean shift is `difference`), B's per-unit
+    rates are `rates` (e.g. the start's, measured), and each method makes `attempts` attempts a unit. A design
+    estimate: the units are those of the benchmark, the noise is the attempts' sampling; the test is the paired
+    sign-flip test in its large-sample form (z = sum of differences / root of the sum of their squares)."""
+    import math
+    import random
+
+    rng = random.Random(seed)
+
+    def shifted(shift: float) -> list[float]:
+        out = []
+        for r in rates:
+            r = min(max(r, 1e-3), 1 - 1e-3)
+            out.append(1 / (1 + math.exp(-(math.log(r / (1 - r)) + shift))))
+        return out
+
+    lo, hi = -10.0, 10.0  # the log-odds shift whose mean rate change is `difference`
+    base = sum(min(max(r, 1e-3), 1 - 1e-3) for r in rates) / len(rates)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if sum(shifted(mid)) / len(rates) - base < difference else (lo, mid)
+    better = shifted((lo + hi) / 2)
+    found = 0
+    for _ in range(trials):
+        diffs = [(sum(rng.random() < pa for _ in range(attempts)) - sum(rng.random() < pb for _ in range(attempts)))
+                 / attempts for pa, pb in zip(better, rates)]
+        spread = math.sqrt(sum(d * d for d in diffs))
+        if spread > 0:
+            z = abs(sum(diffs)) / spread
+            found += math.erfc(z / math.sqrt(2)) < alpha  # two-sided normal tail
+    return found / trials
