@@ -1,10 +1,13 @@
 """ReTerm-GRPO against plain GRPO at an equal sampled-token budget, from one SFT checkpoint: train every method for
 N steps over several seeds, evaluate every checkpoint on one frozen recovery benchmark and one set of held-out
-instances, and write one table and one chart.
+instances, and write one table (with paired tests) and one chart.
 
-    .venv/bin/python benchmarks/compare_grpo.py --sft checkpoints/sft-smollm2-135m --bench runs/rbench \
-        --out runs/compare --steps 20 --eval-every 5 --seeds 0 1 \
-        --methods plain reterm:first [reterm:last reterm:random reterm:final reterm:first:skip] [--token-budget 3072]
+    .venv/bin/python benchmarks/compare_grpo.py --sft runs/main/sft2 --bench runs/compare/bench \
+        --split compare_instances --samples 4 -k 4 --out runs/compare/arms --steps 100 --eval-every 20 --seeds 0 1 \
+        --methods plain reterm:first:skip [--learning-rates 1e-5 3e-5 | --lr-from SWEEP/chosen_lr.json] \
+        [--policy auto|vllm|transformers] [--token-budget 3072] [--report-only]
+
+(recipes/configs/smollm2-135m/compare_job.yaml runs the whole experiment: benchmarks, sweep, arms.)
 
 Methods: `plain` is `fork_from: start` (plain multi-turn GRPO); `reterm:<fork point>` is ReTerm-GRPO forking at that
 fork point (first | last | random | final); `reterm:<fork point>:skip` is the same with `on_success: skip` (a scout
@@ -12,16 +15,20 @@ that passes is replaced by another task instead of giving a group from the task 
 `--config` (default: the SmolLM2 CPU ReTerm recipe) with only `fork_from`/`fork_point`/`on_success`/`seed` changed,
 the same `token_budget_per_step` (sampled tokens per step, scouts included; flat groups are refilled while it lasts)
 and `refill_tries`, so the methods differ only in the rollout. `--launch "accelerate launch --config_file ..."` runs
-the recipe under a launcher.
+the recipe under a launcher. `--learning-rates` makes a sweep (every method at each rate; `chosen_lr.json` names the
+winner by `choose_lr`'s rule); `--lr-from` trains at a sweep's choice.
 
 Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
-skipped; an interrupted run resumes from its newest checkpoint. Evaluations use a fixed sampling seed, so every
-checkpoint meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes
-`-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json),
-eval/<method>-s<seed>/step-<n>.json, table.md, runs.md (per run: the counts, the signal and its cost, and where the
-groups were flat, by category), results.json, compare.png.
-Intervals are 95% Wilson intervals over attempts pooled across seeds (seeds are few; the per-seed values are in
-results.json).
+skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by seed (every method's seed 0, then
+seed 1), and the reports are rewritten as each run ends. Evaluations use a fixed sampling seed, so every checkpoint
+meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes `-`, as in
+runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json; a finished run's optimizer states
+are deleted), eval/<method>-s<seed>/step-<n>.json, design.md (written before the first run: what difference the
+paired test can detect, from the start's own per-state rates), table.md (rows per method and step, then every method
+paired against the first on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and
+where the groups were flat, by category), results.json, compare.png.
+Intervals are 95% intervals over attempts pooled across seeds, counting a state's attempts (a task's samples) as
+alike (`clustered_interval`); the paired tests sum each unit's counts over the seeds both methods have.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,26 +64,39 @@ def method_args(method: str) -> list[str]:
     raise SystemExit(f"error: method {method!r}: use plain or reterm:<{'|'.join(FORK_POINTS)}>[:skip]")
 
 
-def train(a, method: str, seed: int) -> Path:
+def run_name(method: str, seed: int, lr: float | None = None) -> str:
+    """A run's folder: `plain-s0`, `reterm-first-skip-s1`; with a learning rate of the sweep, `plain-lr1e-05-s0`."""
+    return method.replace(":", "-") + ("" if lr is None else f"-lr{lr:g}") + f"-s{seed}"
+
+
+def arm_name(method: str, lr: float | None = None) -> str:
+    return method if lr is None else f"{method}@lr{lr:g}"
+
+
+def train(a, method: str, seed: int, lr: float | None = None) -> Path:
     """One training run (skipped when done, resumed from its newest checkpoint when interrupted)."""
-    run = a.out / "runs" / f"{method.replace(':', '-')}-s{seed}"
+    run = a.out / "runs" / run_name(method, seed, lr)
     if (run / "DONE").exists():
         return run
     argv = ["--config", str(a.config), "--model_name_or_path", str(a.sft), "--output_dir", str(run),
             *method_args(method), "--seed", str(seed), "--max_steps", str(a.steps), "--save_strategy", "steps",
-            "--save_steps", str(a.eval_every), "--save_total_limit", str(a.steps + 1), "--report_to", "none",
+            "--save_steps", str(a.save_every or a.eval_every), "--save_total_limit", str(a.steps + 1),
+            "--report_to", "none",
             "--resume_from_checkpoint", "true", "--refill_tries", str(a.refill_tries),
-            *(["--token_budget_per_step", str(a.token_budget)] if a.token_budget else []), *a.recipe_args]
+            *(["--token_budget_per_step", str(a.token_budget)] if a.token_budget else []), *a.recipe_args,
+            *(["--learning_rate", f"{lr:g}"] if lr is not None else [])]
     cmd = [*shlex.split(a.launch), str(RECIPE), *argv] if a.launch else [sys.executable, str(RECIPE), *argv]
-    print(f"train {method} seed {seed}: {shlex.join(cmd)}", flush=True)
+    print(f"train {run.name}: {shlex.join(cmd)}", flush=True)
     subprocess.run(cmd, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     (run / "DONE").write_text("")
     return run
 
 
-def checkpoints(run: Path, steps: int) -> dict[int, Path]:
-    """step -> model dir: every saved checkpoint, and the final model when no checkpoint holds the last step."""
+def checkpoints(run: Path, steps: int, every: int | None = None) -> dict[int, Path]:
+    """step -> model dir: every saved checkpoint at a multiple of `every` (all of them without it), and the final
+    model when no checkpoint holds the last step."""
     found = {int(p.name.split("-")[1]): p for p in run.glob("checkpoint-*") if p.name.split("-")[1].isdigit()}
+    found = {s: p for s, p in found.items() if not every or s % every == 0 or s == steps}
     if steps not in found and (run / "config.json").exists():
         found[steps] = run
     return dict(sorted(found.items()))
@@ -97,7 +118,8 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     if out.exists():
         return json.loads(out.read_text())
     from reterm.agent.episode import EpisodeConfig
-    from reterm.agent.policy import SamplingConfig, TransformersPolicy
+    from reterm.agent.policies import make_policy
+    from reterm.agent.policy import SamplingConfig
     from reterm.evaluation import recovery_bench as rb
     from reterm.evaluation.metrics import summarize_eval
     from reterm.evaluation.trials import ModelAgent, run_tasks
@@ -105,7 +127,8 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
 
     s = settings
     sampling = SamplingConfig(max_new_tokens=s["max_new_tokens"], temperature=s["temperature"], seed=a.eval_seed)
-    policy = TransformersPolicy(str(model_dir), sampling, max_batch=16)
+    print(f"evaluate {model_dir} -> {out}", flush=True)
+    policy = make_policy(a.policy, str(model_dir), sampling, max_batch=max(16, a.concurrency))
     backend = open_backend(a.backend)
 
     def episodes(turns: int) -> EpisodeConfig:
@@ -314,6 +337,9 @@ def parse_args(argv=None):
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--eval-every", type=int, default=5)
+    ap.add_argument("--save-every", type=int, default=None,
+                    help="checkpoint this often to resume from (default: --eval-every); only every --eval-every "
+                         "steps is evaluated, and the others are deleted when the run ends")
     ap.add_argument("--token-budget", type=int, default=None, help="token_budget_per_step for every method")
     ap.add_argument("--refill-tries", type=int, default=4)
     ap.add_argument("--suite", default="basic")
@@ -323,6 +349,12 @@ def parse_args(argv=None):
     ap.add_argument("-k", type=int, default=4, help="attempts per frozen state")
     ap.add_argument("--backend", default="local")
     ap.add_argument("--concurrency", type=int, default=4)
+    ap.add_argument("--policy", choices=("auto", "vllm", "transformers"), default="auto",
+                    help="the engine of the evaluations (auto: vLLM where installed)")
+    ap.add_argument("--learning-rates", type=float, nargs="+", default=None,
+                    help="a sweep: every method at each rate; chosen_lr.json says which won (see choose_lr)")
+    ap.add_argument("--lr-from", type=Path, default=None, help="train at the rate a sweep chose (its chosen_lr.json)")
+    ap.add_argument("--report-only", action="store_true", help="train nothing: report the finished runs")
     ap.add_argument("--eval-seed", type=int, default=1234)
     ap.add_argument("--launch", default="", help="launcher prefix, e.g. 'accelerate launch --config_file X'")
     ap.add_argument("recipe_args", nargs="*", help="after --: more recipe arguments for every method")
@@ -331,10 +363,136 @@ def parse_args(argv=None):
         ap.error("--steps and --eval-every must be >= 1, and at least one seed is needed")
     for m in a.methods:
         method_args(m)
+    if a.learning_rates and a.lr_from:
+        ap.error("--learning-rates (a sweep) and --lr-from (a sweep's choice) exclude each other")
+    if a.lr_from and not a.lr_from.exists():
+        ap.error(f"--lr-from: {a.lr_from} does not exist")
+    if a.policy == "auto":
+        import importlib.util
+        a.policy = "vllm" if importlib.util.find_spec("vllm") is not None else "transformers"
     for p, what in ((a.sft, "--sft"), (a.bench / "states", "--bench"), (a.config, "--config")):
         if not p.exists():
             ap.error(f"{what}: {p} does not exist")
     return a
+
+
+def paired(per_run: dict, ref: str, arm: str, step: int) -> dict | None:
+    """`arm` against `ref` at `step`, paired on the same frozen states (recovery) and the same tasks (pass@1): each
+    unit's counts summed over the seeds both arms have evaluated at that step (`paired_comparison`)."""
+    from reterm.evaluation.metrics import paired_comparison
+
+    def runs(name):
+        return {r["seed"]: r["evals"][step] for r in per_run.values() if r["arm"] == name and step in r["evals"]}
+
+    a, b = runs(arm), runs(ref)
+    seeds = sorted(a.keys() & b.keys())
+    if not seeds or not all("per_state" in e["recovery"] for e in [*a.values(), *b.values()]):
+        return None
+
+    def units(evals, part, key):
+        out: dict[str, list[int]] = {}
+        for e in evals:
+            for unit, counts in e[part][key].items():
+                c, n = counts[-2:]
+                row = out.setdefault(unit, [0, 0])
+                row[0] += c
+                row[1] += n
+        return {u: tuple(v) for u, v in out.items()}
+
+    ea, eb = [a[s] for s in seeds], [b[s] for s in seeds]
+    return {"arm": arm, "against": ref, "step": step, "seeds": seeds,
+            "recovery": paired_comparison(units(ea, "recovery", "per_state"), units(eb, "recovery", "per_state")),
+            "pass@1": paired_comparison(units(ea, "heldout", "per_task"), units(eb, "heldout", "per_task"))}
+
+
+def paired_table(tests: list[dict]) -> str:
+    head = ["arm", "against", "step", "seeds", "measure", "units", "difference [95% CI]", "arm better / worse",
+            "paired p"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for t in tests:
+        for measure, unit in (("recovery", "states"), ("pass@1", "tasks")):
+            r = t[measure]
+            diff = "-" if r["difference"] is None else f"{r['difference']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]"
+            lines.append("| " + " | ".join([t["arm"], t["against"], str(t["step"]), ",".join(map(str, t["seeds"])),
+                                            measure, f"{r['units']} {unit}", diff,
+                                            f"{r['a_better']} / {r['b_better']}",
+                                            "-" if r["p_value"] is None else f"{r['p_value']:.3g}"]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def design(a, start: dict, arms: int) -> str:
+    """What the comparison can detect, written once before any arm trains: from the start's own per-state recovery
+    rates (each (c + 0.5) / (n + 1), so a state seen 0 of 4 is not certain) and per-task pass rates, the chance that
+    the paired test finds p < 0.05 for a given difference, with k attempts a state (samples a task) in each of the
+    seeds."""
+    from reterm.evaluation.metrics import paired_power
+
+    attempts, samples = a.k * len(a.seeds), a.samples * len(a.seeds)
+    lines = [f"# What this comparison can detect (written before the runs, {arms} arms)", "",
+             f"Paired test on the same units; each arm pools {len(a.seeds)} seed(s): {a.k} attempts a frozen state "
+             f"and {a.samples} sample(s) a held-out task a seed. Power = the chance of p < 0.05 (two-sided) when the "
+             "arm's rate on every unit is shifted by the difference on the log-odds scale; rates from the start.", "",
+             "| measure | units | start's rate | " + " | ".join(f"+{d:.0%}" for d in DESIGN_DIFFS) + " |",
+             "|---|---|---|" + "---|" * len(DESIGN_DIFFS)]
+    for measure, part, key, n in (("recovery", "recovery", "per_state", attempts),
+                                  ("pass@1", "heldout", "per_task", samples)):
+        units = [v[-2:] for v in start[part].get(key, {}).values() if v[-1] > 0]
+        if not units:
+            continue
+        rates = [(c + 0.5) / (m + 1) for c, m in units]
+        mean = sum(c for c, _ in units) / sum(m for _, m in units)
+        power = [paired_power(rates, n, d) for d in DESIGN_DIFFS]
+        lines.append(f"| {measure} | {len(units)} | {mean:.3f} | " + " | ".join(f"{p:.2f}" for p in power) + " |")
+    return "\n".join(lines) + "\n"
+
+
+DESIGN_DIFFS = (0.03, 0.05, 0.08, 0.10, 0.15)
+
+
+def choose_lr(rows: list[dict], lrs: list[float]) -> dict:
+    """The sweep's choice, a rule fixed before it ran: for each learning rate, the mean over the methods of
+    (recovery + pass@1) / 2 at the last evaluated step on the validation slice; the highest wins, and of equal
+    scores the larger rate (the one that moves the policy more)."""
+    last = max(r["step"] for r in rows)
+    scores = {}
+    for lr in lrs:
+        at = [r for r in rows if r.get("lr") == lr and r["step"] == last]
+        vals = [(r["overall"]["rate"] + r["pass@1"]["rate"]) / 2 for r in at
+                if r["overall"]["rate"] is not None and r["pass@1"]["rate"] is not None]
+        if vals:
+            scores[f"{lr:g}"] = round(sum(vals) / len(vals), 4)
+    best = max(scores.items(), key=lambda kv: (kv[1], float(kv[0])))[0] if scores else None
+    return {"learning_rate": None if best is None else float(best), "step": last, "scores": scores,
+            "rule": choose_lr.__doc__.split(": ", 1)[1].replace("\n    ", " ").strip()}
+
+
+def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]]) -> str:
+    """table.md (rows per arm and step, pooled over seeds; then the paired tests of every arm against the first),
+    runs.md, results.json and compare.png from what is evaluated so far."""
+    rows = [{"method": "sft", "step": 0, **pooled([start])}]
+    for method, lr in arms:
+        runs = [r for r in per_run.values() if r["arm"] == arm_name(method, lr)]
+        if not runs:
+            continue
+        for step in sorted(set().union(*(set(r["evals"]) for r in runs)) - {0}):
+            at = [r for r in runs if step in r["evals"]]
+            logs = [r["training"] for r in at if r["training"]]
+            training = {k: sum(x[k] for x in logs) / len(logs) for k in logs[0]} if logs else {}
+            rows.append({"method": arm_name(method, lr), "lr": lr, "step": step,
+                         **pooled([r["evals"][step] for r in at]), "training": training})
+    ref = arm_name(*arms[0])
+    tests = [t for method, lr in arms[1:] for step in sorted({r["step"] for r in rows if r["step"]})
+             if (t := paired(per_run, ref, arm_name(method, lr), step))]
+    md = table(rows) + ("\n## Paired tests\n\n" + paired_table(tests) if tests else "")
+    (a.out / "table.md").write_text(md)
+    (a.out / "runs.md").write_text(runs_table(per_run, a.steps))
+    results = {"rows": rows, "paired": tests, "runs": per_run}
+    if a.learning_rates:
+        results["chosen"] = choose_lr(rows, a.learning_rates)
+        (a.out / "chosen_lr.json").write_text(json.dumps(results["chosen"], indent=1) + "\n")
+    (a.out / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+    chart(rows, a.out / "compare.png")
+    return md
 
 
 def main(argv=None) -> int:
@@ -343,32 +501,50 @@ def main(argv=None) -> int:
 
     heldout = select_tasks((), a.suite, a.split)[:a.max_heldout]
     settings = eval_settings(a.config, a.recipe_args)
+    lrs: list[float | None] = list(a.learning_rates) if a.learning_rates else [None]
+    if a.lr_from:
+        lrs = [json.loads(a.lr_from.read_text())["learning_rate"]]
+        print(f"learning rate {lrs[0]:g}, chosen by the sweep ({a.lr_from})", flush=True)
+    arms = [(m, lr) for lr in lrs for m in a.methods]
+    a.out.mkdir(parents=True, exist_ok=True)
     start = evaluate(a, a.sft, a.out / "eval" / "sft" / "step-0.json", settings, heldout)
+    if not (a.out / "design.md").exists():
+        text = design(a, start, len(arms))
+        (a.out / "design.md").write_text(text)
+        print(text, flush=True)
     per_run = {}
-    for method in a.methods:
-        for seed in a.seeds:
-            run = train(a, method, seed)
-            name = run.name
-            evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / name / f"step-{step}.json", settings, heldout)
-                                  for step, d in checkpoints(run, a.steps).items()}
-            per_run[name] = {"method": method, "seed": seed, "evals": evals, "training": training_log(run),
-                             "groups": group_categories(run)}
-    rows = [{"method": "sft", "step": 0, **pooled([start])}]
-    for method in a.methods:
-        runs = [r for r in per_run.values() if r["method"] == method]
-        for step in sorted(set.intersection(*(set(r["evals"]) for r in runs)) - {0}):
-            logs = [r["training"] for r in runs if r["training"]]
-            training = {k: sum(x[k] for x in logs) / len(logs) for k in logs[0]} if logs else {}
-            rows.append({"method": method, "step": step, **pooled([r["evals"][step] for r in runs]),
-                         "training": training})
-    md = table(rows)
-    (a.out / "table.md").write_text(md)
-    (a.out / "runs.md").write_text(runs_table(per_run, a.steps))
-    (a.out / "results.json").write_text(json.dumps({"rows": rows, "runs": per_run}, indent=1, default=str) + "\n")
-    chart(rows, a.out / "compare.png")
+    for seed in a.seeds:  # seed by seed: after each, every arm has a comparable run
+        for method, lr in arms:
+            run = a.out / "runs" / run_name(method, seed, lr)
+            if a.report_only and not (run / "DONE").exists():
+                continue
+            run = train(a, method, seed, lr)
+            evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / run.name / f"step-{step}.json", settings,
+                                                 heldout)
+                                  for step, d in checkpoints(run, a.steps, a.eval_every).items()}
+            per_run[run.name] = {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed,
+                                 "evals": evals, "training": training_log(run), "groups": group_categories(run)}
+            prune(run, a.steps, a.eval_every)
+            md = report(a, start, per_run, arms)  # partial results as each run ends
+    md = report(a, start, per_run, arms)
     print(md)
-    print(f"wrote {a.out / 'table.md'}, {a.out / 'runs.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}")
+    print(f"wrote {a.out / 'table.md'}, {a.out / 'runs.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}"
+          + (f", {a.out / 'chosen_lr.json'}" if a.learning_rates else ""))
     return 0
+
+
+def prune(run: Path, steps: int, every: int) -> None:
+    """A finished and evaluated run keeps its evaluated checkpoints' weights (to evaluate again) but not their
+    optimizer states, which only resuming needs (about 2/3 of a checkpoint), nor the checkpoints saved only to resume
+    from (`--save-every`)."""
+    if not (run / "DONE").exists():
+        return
+    keep = set(checkpoints(run, steps, every).values())
+    for ckpt in run.glob("checkpoint-*"):
+        if ckpt not in keep:
+            shutil.rmtree(ckpt)
+    for f in run.glob("checkpoint-*/optimizer.pt"):
+        f.unlink()
 
 
 def _recipe():

@@ -134,3 +134,77 @@ def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
     assert p["recovery"]["syntax_error"]["ci95"] == p["overall"]["ci95"]
     old = {"recovery": {"by_category": result["recovery"]["by_category"]}, "heldout": {"passed": 1, "scored": 2}}
     assert cmp.pooled([old, old])["overall"]["ci95"] == pytest.approx(wilson_interval(16, 40))
+
+
+def _eval(per_state: dict, per_task: dict) -> dict:
+    cats: dict = {}
+    for cat, c, n in per_state.values():
+        row = cats.setdefault(cat, {"recovered": 0, "attempts": 0, "infra_errors": 0})
+        row["recovered"] += c
+        row["attempts"] += n
+    return {"recovery": {"by_category": cats, "per_state": per_state},
+            "heldout": {"passed": sum(c for c, _ in per_task.values()), "scored": sum(n for _, n in per_task.values()),
+                        "per_task": per_task}}
+
+
+def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_path):
+    """Two arms, two seeds: the paired test sums each state's attempts over the seeds both arms have, and finds a
+    difference the pooled intervals overlap on. The sweep's choice follows its rule."""
+    import argparse
+
+    cmp = _compare()
+    states = {f"s{i}": "wrong_path" for i in range(12)}
+    plain = _eval({s: [c, 1 if i < 3 else 0, 4] for i, (s, c) in enumerate(states.items())},
+                  {"t0": [1, 2], "t1": [0, 2]})
+    better = _eval({s: [c, 3 if i < 9 else 0, 4] for i, (s, c) in enumerate(states.items())},
+                   {"t0": [2, 2], "t1": [0, 2]})
+    per_run = {f"{m}-s{seed}": {"method": m, "arm": m, "lr": None, "seed": seed, "training": {}, "groups": {},
+                                "evals": {0: plain, 20: plain if m == "plain" else better}}
+               for m in ("plain", "reterm:first:skip") for seed in (0, 1)}
+    a = argparse.Namespace(out=tmp_path, steps=20, learning_rates=None)
+    md = cmp.report(a, plain, per_run, [("plain", None), ("reterm:first:skip", None)])
+    res = json.loads((tmp_path / "results.json").read_text())
+    [test] = res["paired"]
+    assert test["seeds"] == [0, 1] and test["step"] == 20
+    rec = test["recovery"]
+    assert rec["units"] == 12 and rec["a_better"] == 9 and rec["b_better"] == 0
+    assert rec["difference"] == pytest.approx((3 * (6 / 8 - 2 / 8) + 6 * 6 / 8) / 12, abs=1e-4)
+    assert rec["p_value"] == pytest.approx(2 / 2 ** 9, abs=1e-4)  # 9 states differ, all one way: exact
+    assert test["pass@1"]["units"] == 2
+    assert "## Paired tests" in md and "| reterm:first:skip | plain | 20 | 0,1 | recovery | 12 states |" in md
+
+    # the sweep: (recovery + pass@1) / 2 at the last step, mean over methods; ties go to the larger rate
+    rows = [{"lr": lr, "step": 10, "overall": {"rate": rec_}, "pass@1": {"rate": p}}
+            for lr, rec_, p in ((1e-5, 0.5, 0.5), (3e-5, 0.6, 0.4), (3e-6, 0.7, 0.7), (3e-6, 0.1, 0.1))]
+    chosen = cmp.choose_lr(rows, [3e-6, 1e-5, 3e-5])
+    assert chosen["learning_rate"] == 3e-5 and chosen["scores"] == {"3e-06": 0.4, "1e-05": 0.5, "3e-05": 0.5}
+    assert "the highest wins" in chosen["rule"]
+
+
+def test_design_says_what_difference_the_comparison_can_detect():
+    import argparse
+
+    cmp = _compare()
+    start = _eval({f"s{i}": ["wrong_path", i % 5, 4] for i in range(100)}, {f"t{i}": [i % 3, 4] for i in range(100)})
+    a = argparse.Namespace(k=4, seeds=[0, 1], samples=4)
+    text = cmp.design(a, start, 2)
+    rec = next(line for line in text.splitlines() if line.startswith("| recovery | 100 |"))
+    powers = [float(x) for x in rec.strip("|").split("|")[3:]]
+    assert powers == sorted(powers) and powers[0] < 0.5 < powers[-1]  # grows with the difference
+
+
+def test_only_the_evaluation_steps_are_evaluated_and_kept(tmp_path):
+    cmp = _compare()
+    run = tmp_path / "run"
+    for step in (10, 20, 30, 40, 45):
+        (run / f"checkpoint-{step}").mkdir(parents=True)
+        (run / f"checkpoint-{step}" / "optimizer.pt").write_text("x")
+        (run / f"checkpoint-{step}" / "model.safetensors").write_text("x")
+    assert list(cmp.checkpoints(run, 45, 20)) == [20, 40, 45]  # the last step is always evaluated
+    assert list(cmp.checkpoints(run, 45)) == [10, 20, 30, 40, 45]
+    cmp.prune(run, 45, 20)  # not finished: nothing deleted (resuming needs the newest checkpoint and its optimizer)
+    assert len(list(run.glob("checkpoint-*/optimizer.pt"))) == 5
+    (run / "DONE").write_text("")
+    cmp.prune(run, 45, 20)
+    assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-20", "checkpoint-40", "checkpoint-45"]
+    assert not list(run.glob("checkpoint-*/optimizer.pt")) and len(list(run.glob("*/model.safetensors"))) == 3
