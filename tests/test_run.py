@@ -30,12 +30,14 @@ def _one_per_family() -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("split", ["all", "compare_instances"])
 @pytest.mark.parametrize("agent, want", [("oracle", 1.0), ("nop", 0.0)])
-def test_every_bundled_task_on_local(tmp_path, agent, want):
-    rows, summary = _run(tmp_path, "--suite", "basic", "--agent", agent, "--backend", "local", "-j", "2")
+def test_every_bundled_task_on_local(tmp_path, agent, want, split):
+    rows, summary = _run(tmp_path, "--suite", "basic", "--split", split, "--agent", agent, "--backend", "local",
+                         "-j", "2")
     bad = [(r["task_id"], r["reward"], r["infra_error"]) for r in rows if r["reward"] != want]
     assert not bad
-    n = len(suites.load("basic"))
+    n = len(suites.load("basic", split))
     assert summary == {"n": n, "n_scored": n, "n_passed": n if want else 0, "n_infra_error": 0, "pass_rate": want,
                        "agent": agent, "backend": "local"}
     assert {"build", "setup", "agent", "verify"} <= set(rows[0]["timings"])
