@@ -301,7 +301,8 @@ class Runner:
     def run(self) -> int:
         job = self.job
         n = len(job.stages)
-        self.say(f"main job{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
+        name = job.config.stem.replace("_", " ")  # "main job", "compare job"
+        self.say(f"{name}{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
                  f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
         started = time.monotonic()
         for i, s in enumerate(job.stages):
