@@ -93,6 +93,7 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     argv = ["--sft", str(tiny_model_dir), "--bench", str(tmp_path / "bench"), "--out", str(out), "--steps", "1",
             "--eval-every", "1", "--seeds", "0", "--methods", "plain", "reterm:first", "--max-heldout", "2",
             "-k", "2", "--token-budget", "256", "--refill-tries", "2", "--concurrency", "2",
+            "--policy", "transformers",
             "--", "--max_new_tokens_per_turn", "8", "--max_scout_turns", "1", "--max_recovery_turns", "1",
             "--num_generations", "2", "--per_device_train_batch_size", "2", "--sandbox_concurrency", "4"]
     assert cmp.main(argv) == 0
