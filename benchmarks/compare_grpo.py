@@ -412,7 +412,8 @@ def paired_table(tests: list[dict]) -> str:
     for t in tests:
         for measure, unit in (("recovery", "states"), ("pass@1", "tasks")):
             r = t[measure]
-            diff = "-" if r["difference"] is None else f"{r['difference']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]"
+            diff = ("-" if r["difference"] is None else
+                    f"{r['difference']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]")
             lines.append("| " + " | ".join([t["arm"], t["against"], str(t["step"]), ",".join(map(str, t["seeds"])),
                                             measure, f"{r['units']} {unit}", diff,
                                             f"{r['a_better']} / {r['b_better']}",
