@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -400,9 +401,27 @@ def paired(per_run: dict, ref: str, arm: str, step: int) -> dict | None:
         return {u: tuple(v) for u, v in out.items()}
 
     ea, eb = [a[s] for s in seeds], [b[s] for s in seeds]
+    sa, sb = units(ea, "recovery", "per_state"), units(eb, "recovery", "per_state")
     return {"arm": arm, "against": ref, "step": step, "seeds": seeds,
-            "recovery": paired_comparison(units(ea, "recovery", "per_state"), units(eb, "recovery", "per_state")),
+            "recovery": paired_comparison(sa, sb),
+            "recovery by task": paired_comparison(by_task(sa), by_task(sb)),
             "pass@1": paired_comparison(units(ea, "heldout", "per_task"), units(eb, "heldout", "per_task"))}
+
+
+def state_task(state_id: str) -> str:
+    """The task a frozen state came from: its id less `-t<turn>` and, with several episodes a task, `-s<sample>`."""
+    return re.sub(r"(-s\d+)?-t\d+$", "", state_id)
+
+
+def by_task(per_state: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    """Per-state counts summed per task: the states of one task instance (several episodes of it) are alike, so the
+    test over tasks is the conservative one."""
+    out: dict[str, list[int]] = {}
+    for state, (c, n) in per_state.items():
+        row = out.setdefault(state_task(state), [0, 0])
+        row[0] += c
+        row[1] += n
+    return {t: tuple(v) for t, v in out.items()}
 
 
 def paired_table(tests: list[dict]) -> str:
@@ -410,7 +429,9 @@ def paired_table(tests: list[dict]) -> str:
             "paired p"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for t in tests:
-        for measure, unit in (("recovery", "states"), ("pass@1", "tasks")):
+        for measure, unit in (("recovery", "states"), ("recovery by task", "tasks"), ("pass@1", "tasks")):
+            if measure not in t:
+                continue
             r = t[measure]
             diff = ("-" if r["difference"] is None else
                     f"{r['difference']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]")
@@ -435,13 +456,19 @@ def design(a, start: dict, arms: int) -> str:
              "arm's rate on every unit is shifted by the difference on the log-odds scale; rates from the start.", "",
              "| measure | units | start's rate | " + " | ".join(f"+{d:.0%}" for d in DESIGN_DIFFS) + " |",
              "|---|---|---|" + "---|" * len(DESIGN_DIFFS)]
-    for measure, part, key, n in (("recovery", "recovery", "per_state", attempts),
-                                  ("pass@1", "heldout", "per_task", samples)):
-        units = [v[-2:] for v in start[part].get(key, {}).values() if v[-1] > 0]
+    per_state = {k: tuple(v[-2:]) for k, v in start["recovery"].get("per_state", {}).items()}
+    tasks = by_task(per_state)
+    for measure, counts, n in (("recovery", per_state.values(), attempts),
+                               ("recovery by task", tasks.values(), None),
+                               ("pass@1", [tuple(v[-2:]) for v in start["heldout"].get("per_task", {}).values()],
+                                samples)):
+        units = [(c, m) for c, m in counts if m > 0]
         if not units:
             continue
         rates = [(c + 0.5) / (m + 1) for c, m in units]
         mean = sum(c for c, _ in units) / sum(m for _, m in units)
+        # a task's states pooled: its attempts a seed (k x its states, on average), in every seed
+        n = n or max(1, round(a.k * len(per_state) / len(units))) * len(a.seeds)
         power = [paired_power(rates, n, d) for d in DESIGN_DIFFS]
         lines.append(f"| {measure} | {len(units)} | {mean:.3f} | " + " | ".join(f"{p:.2f}" for p in power) + " |")
     return "\n".join(lines) + "\n"

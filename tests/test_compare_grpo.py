@@ -171,7 +171,7 @@ def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_
     assert rec["units"] == 12 and rec["a_better"] == 9 and rec["b_better"] == 0
     assert rec["difference"] == pytest.approx((3 * (6 / 8 - 2 / 8) + 6 * 6 / 8) / 12, abs=1e-4)
     assert rec["p_value"] == pytest.approx(2 / 2 ** 9, abs=1e-4)  # 9 states differ, all one way: exact
-    assert test["pass@1"]["units"] == 2
+    assert test["pass@1"]["units"] == 2 and test["recovery by task"]["units"] == 12  # one state a task here
     assert "## Paired tests" in md and "| reterm:first:skip | plain | 20 | 0,1 | recovery | 12 states |" in md
 
     # the sweep: (recovery + pass@1) / 2 at the last step, mean over methods; ties go to the larger rate
@@ -209,3 +209,11 @@ def test_only_the_evaluation_steps_are_evaluated_and_kept(tmp_path):
     cmp.prune(run, 45, 20)
     assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-20", "checkpoint-40", "checkpoint-45"]
     assert not list(run.glob("checkpoint-*/optimizer.pt")) and len(list(run.glob("*/model.safetensors"))) == 3
+
+
+def test_states_of_one_task_instance_are_tested_together():
+    cmp = _compare()
+    assert cmp.state_task("fix-bug-c03-s7-t2") == "fix-bug-c03"
+    assert cmp.state_task("find-log-h00-t1") == "find-log-h00"
+    assert cmp.by_task({"a-c00-s0-t1": (1, 4), "a-c00-s3-t0": (2, 4), "b-c01-s0-t2": (0, 4)}) == {
+        "a-c00": (3, 8), "b-c01": (0, 4)}
