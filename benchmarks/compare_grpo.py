@@ -494,9 +494,10 @@ def choose_lr(rows: list[dict], lrs: list[float]) -> dict:
             "rule": choose_lr.__doc__.split(": ", 1)[1].replace("\n    ", " ").strip()}
 
 
-def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]]) -> str:
+def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], final: bool = True) -> str:
     """table.md (rows per arm and step, pooled over seeds; then the paired tests of every arm against the first),
-    runs.md, results.json and compare.png from what is evaluated so far."""
+    runs.md, results.json and compare.png from what is evaluated so far; a sweep's chosen_lr.json only when every
+    run of it is (`final`)."""
     rows = [{"method": "sft", "step": 0, **pooled([start])}]
     for method, lr in arms:
         runs = [r for r in per_run.values() if r["arm"] == arm_name(method, lr)]
@@ -515,7 +516,7 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]]) 
     (a.out / "table.md").write_text(md)
     (a.out / "runs.md").write_text(runs_table(per_run, a.steps))
     results = {"rows": rows, "paired": tests, "runs": per_run}
-    if a.learning_rates:
+    if a.learning_rates and final:
         results["chosen"] = choose_lr(rows, a.learning_rates)
         (a.out / "chosen_lr.json").write_text(json.dumps(results["chosen"], indent=1) + "\n")
     (a.out / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
@@ -553,8 +554,8 @@ def main(argv=None) -> int:
             per_run[run.name] = {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed,
                                  "evals": evals, "training": training_log(run), "groups": group_categories(run)}
             prune(run, a.steps, a.eval_every)
-            md = report(a, start, per_run, arms)  # partial results as each run ends
-    md = report(a, start, per_run, arms)
+            report(a, start, per_run, arms, final=False)  # partial results as each run ends
+    md = report(a, start, per_run, arms, final=not a.report_only)
     print(md)
     print(f"wrote {a.out / 'table.md'}, {a.out / 'runs.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}"
           + (f", {a.out / 'chosen_lr.json'}" if a.learning_rates else ""))
