@@ -362,8 +362,9 @@ class Runner:
         return 0
 
     def _execute(self, argv: list[str]) -> int:
-        """Runs one stage's command in a process group of its own, so that a Ctrl-C reaches it once, from here: the
-        stages stop on the first SIGINT, keeping what they finished (a second one would make them exit at once)."""
+        """Runs one stage's command in a process group of its own, so that a Ctrl-C reaches it once, from here (sent
+        to that whole group, however the job was told to stop): the stages stop on the first SIGINT, keeping what
+        they finished (a second one would make them exit at once)."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         try:
             proc = subprocess.Popen(argv, cwd=ROOT, env=env, process_group=0)
@@ -375,7 +376,10 @@ class Runner:
             global _interrupted
             _interrupted = True
             self.say("stopping: the stage keeps what it finished (a minute at most) ...")
-            proc.send_signal(signal.SIGINT)
+            try:  # the whole group, as a terminal's Ctrl-C would: a launcher's children (the trainer) hear it too
+                os.killpg(proc.pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
             try:
                 return _wait_ignoring_interrupts(proc, 180)
             except subprocess.TimeoutExpired:

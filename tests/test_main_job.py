@@ -175,6 +175,68 @@ def test_ctrl_c_stops_the_stage_and_a_rerun_continues_a_stage_that_resumes(tmp_p
     assert _runs(tmp_path) == ["a", "b", "c"]  # the stages before it were not run again
 
 
+# a stage that starts a launcher that starts the worker, as compare_grpo -> accelerate launch -> the trainer do; a
+# subprocess.run interrupted kills its own child (the launcher) outright, so the worker hears a stop only if it is told
+STAGE_3 = """
+import subprocess, sys
+subprocess.run([sys.executable, sys.argv[1], sys.argv[2], sys.argv[3]])
+"""
+LAUNCHER = """
+import subprocess, sys
+subprocess.call([sys.executable, sys.argv[1], sys.argv[2]])
+"""
+WORKER = """
+import os, sys, time, pathlib, signal
+out = pathlib.Path(sys.argv[1])
+def stop(*_):
+    (out / "worker-stopped").write_text("SIGINT")
+    sys.exit(130)
+signal.signal(signal.SIGINT, stop)
+(out / "worker-pid").write_text(str(os.getpid()))
+time.sleep(600)
+"""
+
+
+def test_stopping_the_job_stops_the_processes_its_stage_started(tmp_path):
+    """A job stopped the way a background job is (a signal to the job's process alone: `pkill -INT`, SIGTERM) must
+    stop the whole stage, the trainer under the launcher included: a worker left running would go on writing into
+    the run folder and hold the cores (found when the compare job was stopped: the GRPO trainer outlived it)."""
+    for name, text in (("stage3.py", STAGE_3), ("launcher.py", LAUNCHER), ("worker.py", WORKER)):
+        (tmp_path / name).write_text(text)
+    out = tmp_path / "w"
+    out.mkdir()
+    cfg = _config(tmp_path, extra=f"""  deep:
+    about: three processes deep
+    resumes: true
+    cmd: "{{python}} {tmp_path}/stage3.py {tmp_path}/launcher.py {tmp_path}/worker.py {out}"
+""")
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        for f in out.iterdir():
+            f.unlink()
+        log = tmp_path / f"job-{sig.name}.log"  # a file, not a pipe: a leaked worker would hold a pipe open
+        with open(log, "w") as f:
+            proc = subprocess.Popen([sys.executable, str(JOB), "--config", str(cfg)], cwd=ROOT, stdout=f,
+                                    stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while not (out / "worker-pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (out / "worker-pid").exists(), "the worker never started"
+        worker = int((out / "worker-pid").read_text())
+        proc.send_signal(sig)  # the job's process only, not its group
+        proc.wait(timeout=120)
+        assert "stopped during deep" in log.read_text(), log.read_text()
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        try:  # an orphan that ended is reaped by init; a live one (or a zombie nobody waits for) is a leak
+            state = Path(f"/proc/{worker}/stat").read_text().split()[2]
+            os.kill(worker, signal.SIGKILL)  # the test must not leak it either
+        except (FileNotFoundError, ProcessLookupError):
+            state = "gone"
+        assert state in ("gone", "Z"), f"{sig.name}: the stage's worker is still running after the job stopped"
+        assert (out / "worker-stopped").read_text() == "SIGINT", f"{sig.name}: the worker was never told to stop"
+
+
 def test_an_interrupted_stage_that_does_not_resume_starts_over(tmp_path):
     cfg = _config(tmp_path)
     _run(cfg)
