@@ -217,3 +217,36 @@ def test_states_of_one_task_instance_are_tested_together():
     assert cmp.state_task("find-log-h00-t1") == "find-log-h00"
     assert cmp.by_task({"a-c00-s0-t1": (1, 4), "a-c00-s3-t0": (2, 4), "b-c01-s0-t2": (0, 4)}) == {
         "a-c00": (3, 8), "b-c01": (0, 4)}
+
+
+def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_path):
+    """recipes/configs/smollm2-135m/compare_job.yaml: the learning-rate sweep and the arms pass the same recipe
+    arguments, so both train and are evaluated with the same turn limits (6-turn recovery attempts: this start's
+    failures need a fix and a rerun or two), and the arms read the sweep's choice; every stage's command resolves and
+    compare_grpo accepts it."""
+    spec = importlib.util.spec_from_file_location("main_job", ROOT / "recipes" / "main_job.py")
+    job_mod = importlib.util.module_from_spec(spec)
+    sys.modules["main_job"] = job_mod  # its dataclasses look their module up
+    spec.loader.exec_module(job_mod)
+    cmp = _compare()
+    start = tmp_path / "sft2"
+    start.mkdir()
+    job = job_mod.load_job(ROOT / "recipes/configs/smollm2-135m/compare_job.yaml", run_dir=str(tmp_path / "run"),
+                           overrides=[f"start={start}", "engine=transformers"])
+    argv = {s.name: job_mod.resolve(job, s) for s in job.stages}
+    assert list(argv) == ["bench", "val_bench", "lr_sweep", "arms"]
+    for name in ("val_bench", "bench"):
+        (tmp_path / "run" / name / "states").mkdir(parents=True)
+    (tmp_path / "run" / "lr_sweep").mkdir()
+    (tmp_path / "run" / "lr_sweep" / "chosen_lr.json").write_text('{"learning_rate": 1e-05}')
+    settings = {}
+    for name in ("lr_sweep", "arms"):
+        cmd = argv[name]
+        assert cmd[1] == "benchmarks/compare_grpo.py"
+        a = cmp.parse_args([str(ROOT / x) if x == "recipes/configs/smollm2-135m/reterm_grpo_cpu.yaml" else x
+                            for x in cmd[2:]])
+        settings[name] = cmp.eval_settings(a.config, a.recipe_args)
+        assert a.methods == ["plain", "reterm:first:skip"]
+    assert settings["lr_sweep"] == settings["arms"]
+    assert settings["arms"]["recovery_turns"] == 6 and settings["arms"]["task_turns"] == 9
+    assert str(tmp_path / "run" / "lr_sweep" / "chosen_lr.json") in argv["arms"]
