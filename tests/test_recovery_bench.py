@@ -30,6 +30,9 @@ def test_build_then_evaluate_recovery(backend_name, tmp_path, tokenizer):  # noq
     report = rb.evaluate(fixer, tmp_path / "bench", backend, 3, EpisodeConfig(max_turns=4))
     assert report["by_category"]["wrong_path"] == {"states": 1, "attempts": 3, "recovered": 3, "infra_errors": 0,
                                                    "recovery_rate": 1.0, "ci95": [0.4385, 1.0]}  # 3/3 is no proof of 1.0
+    # every attempt says what it did and why it ended, for reading why a state was (not) recovered
+    assert [(a["commands"], a["stop_reason"], a["turns"]) for a in report["attempts"]] == \
+        [(["echo ok > out.txt"], "done", 2)] * 3
     quitter = ReplayPolicy(["(history)", "TASK_COMPLETE"], tokenizer)
     report = rb.evaluate(quitter, tmp_path / "bench", backend, 2, EpisodeConfig(max_turns=4))
     assert report["by_category"]["wrong_path"]["recovery_rate"] == 0.0

@@ -119,7 +119,8 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
                 traj = run_episode(policy, box, task, episode_config, history=state.history)
                 row = {"state": state.id, "category": state.category, "attempt": i,
                        "reward": traj.reward, "passed": traj.passed, "infra_error": traj.infra_error,
-                       "turns": len(traj.turns)}
+                       "turns": len(traj.turns), "stop_reason": traj.stop_reason,
+                       "commands": [c for t in traj.turns for c in t.commands]}  # what the attempt did, to read
             finally:
                 box.close()
             with lock:
