@@ -163,6 +163,8 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
               "heldout": {"passed": passed, "scored": scored, "per_task": per_task,
                           **summarize_eval(rows, 1)["overall"]}}
     out.parent.mkdir(parents=True, exist_ok=True)
+    # what every recovery attempt did (commands, why it ended), to read beside the counts; the counts stay in `out`
+    out.with_suffix(".attempts.jsonl").write_text("".join(json.dumps(a) + "\n" for a in recovery["attempts"]))
     tmp_out = out.with_suffix(".tmp")
     tmp_out.write_text(json.dumps(result, indent=1) + "\n")
     os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust

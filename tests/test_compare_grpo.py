@@ -111,6 +111,8 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     assert (out / "compare.png").read_bytes()[:4] == b"\x89PNG"
     runs = (out / "runs.md").read_text()
     assert "| plain-s0 | 1 | " in runs and "| reterm-first-s0 | 1 | " in runs
+    attempts = [json.loads(x) for x in (out / "eval/plain-s0/step-1.attempts.jsonl").read_text().splitlines()]
+    assert len(attempts) == 2 and all("commands" in a and a["stop_reason"] for a in attempts)
 
     done = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.name == "DONE" or p.suffix == ".json"
             and "eval" in p.parts}
