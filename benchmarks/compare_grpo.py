@@ -125,6 +125,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     from reterm.evaluation.metrics import summarize_eval
     from reterm.evaluation.trials import ModelAgent, run_tasks
     from reterm.options import open_backend
+    from reterm.progress import progress_bar
 
     s = settings
     sampling = SamplingConfig(max_new_tokens=s["max_new_tokens"], temperature=s["temperature"], seed=a.eval_seed)
@@ -136,12 +137,23 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
         return EpisodeConfig(format=s["format"], max_turns=turns, observation_tokens=s["observation_tokens"],
                              max_context_tokens=s["max_context_tokens"], command_timeout_s=s["command_timeout_s"])
 
+    n_states = sum(1 for d in (a.bench / "states").iterdir() if d.is_dir() and not d.name.startswith("."))
     try:
-        recovery = rb.evaluate(policy, a.bench, backend, a.k, episodes(s["recovery_turns"]), a.concurrency)
-        with tempfile.TemporaryDirectory() as tmp:
-            run_tasks(heldout, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp), a.concurrency,
-                      samples=a.samples)
-            rows = [json.loads(line) for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
+        with progress_bar("passed {task.fields[passed]}") as bar:  # in a log file: a line every 30 s
+            rec = bar.add_task("recovery attempts", total=n_states * a.k, passed=0)
+            held = bar.add_task("held-out episodes", total=len(heldout) * a.samples, passed=0)
+            passed = {rec: 0, held: 0}
+
+            def done(bar_id, row):
+                passed[bar_id] += bool(row["passed"])
+                bar.update(bar_id, advance=1, passed=passed[bar_id])
+
+            recovery = rb.evaluate(policy, a.bench, backend, a.k, episodes(s["recovery_turns"]), a.concurrency,
+                                   lambda row: done(rec, row))
+            with tempfile.TemporaryDirectory() as tmp:
+                run_tasks(heldout, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp), a.concurrency,
+                          lambda row: done(held, row), samples=a.samples)
+                rows = [json.loads(line) for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
     finally:
         policy.close()
     passed = sum(bool(r["passed"]) for r in rows if not r.get("infra_error"))
