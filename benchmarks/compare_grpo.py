@@ -137,7 +137,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
         return EpisodeConfig(format=s["format"], max_turns=turns, observation_tokens=s["observation_tokens"],
                              max_context_tokens=s["max_context_tokens"], command_timeout_s=s["command_timeout_s"])
 
-    n_states = sum(1 for d in (a.bench / "states").iterdir() if d.is_dir() and not d.name.startswith("."))
+    n_states = len(rb.load_states(a.bench))
     try:
         with progress_bar("passed {task.fields[passed]}") as bar:  # in a log file: a line every 30 s
             rec = bar.add_task("recovery attempts", total=n_states * a.k, passed=0)
