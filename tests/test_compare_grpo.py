@@ -20,12 +20,17 @@ from reterm.tasks import load_task
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _compare():
-    spec = importlib.util.spec_from_file_location("compare_grpo", ROOT / "benchmarks" / "compare_grpo.py")
+def _load(name: str, path: str):
+    """A script of the repository as a module (registered first: dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
     mod = importlib.util.module_from_spec(spec)
-    sys.modules["compare_grpo"] = mod
+    sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def _compare():
+    return _load("compare_grpo", "benchmarks/compare_grpo.py")
 
 
 def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
@@ -226,10 +231,7 @@ def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_p
     arguments, so both train and are evaluated with the same turn limits (6-turn recovery attempts: this start's
     failures need a fix and a rerun or two), and the arms read the sweep's choice; every stage's command resolves and
     compare_grpo accepts it."""
-    spec = importlib.util.spec_from_file_location("main_job", ROOT / "recipes" / "main_job.py")
-    job_mod = importlib.util.module_from_spec(spec)
-    sys.modules["main_job"] = job_mod  # its dataclasses look their module up
-    spec.loader.exec_module(job_mod)
+    job_mod = _load("main_job", "recipes/main_job.py")
     cmp = _compare()
     start = tmp_path / "sft2"
     start.mkdir()
