@@ -2,6 +2,7 @@
 
     .venv/bin/python recipes/main_job.py [--quick] [--config FILE] [--run-dir DIR] [--set NAME=VALUE ...]
     .venv/bin/python recipes/main_job.py --plan      # what would run, what is done, and why; runs nothing
+    .venv/bin/python recipes/main_job.py --until sft2   # the stages up to sft2 only (the compare job's start)
 
 `scripts/train.sh` runs it after the set-up (QUICK=1: `--quick`). Each stage is one command writing into its own
 folder under the run folder; the job state (`job.json` there) records, per stage, a fingerprint of what it read —
@@ -222,17 +223,33 @@ def _save_state(run_dir: Path, state: dict) -> None:
     os.replace(tmp, run_dir / STATE)
 
 
+def _model_stamp(folder: Path) -> str | None:
+    """Size and modification time of a model folder's weights (None when the folder holds no model): a model made
+    elsewhere (another job's stage, e.g. the compare job's start) that is made again changes its stamp."""
+    weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("pytorch_model*.bin"))
+    if not (folder / "config.json").is_file() or not weights:
+        return None
+    return ";".join(f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights)
+
+
 def fingerprint(job: Job, stage: Stage, state: dict) -> tuple[str, dict]:
     """A hash of what the stage reads, and its parts (to say what changed): the command, the content of every config
-    file (.yaml, .yml, .toml) the command names outside the run folder, and the run id of every stage it reads."""
+    file (.yaml, .yml, .toml) the command names outside the run folder, the weights' stamp of every model folder it
+    names outside the run folder, and the run id of every stage it reads."""
     argv = resolve(job, stage)
-    files = {}
+    files, models = {}, {}
     for a in argv[1:]:
         p = Path(a) if Path(a).is_absolute() else ROOT / a
-        if p.suffix in CONFIG_FILES and p.is_file() and job.run_dir not in p.parents:
+        if job.run_dir == p or job.run_dir in p.parents:
+            continue
+        if p.suffix in CONFIG_FILES and p.is_file():
             files[a] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+        elif p.is_dir() and (stamp := _model_stamp(p)):
+            models[a] = stamp
     parts = {"command": " ".join(argv), "files": files,
              "stages": {i: state.get(i, {}).get("run") for i in stage.inputs}}
+    if models:  # only where there are any: the fingerprints of jobs that name no model folder stay as they were
+        parts["models"] = models
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16], parts
 
 
@@ -245,6 +262,9 @@ def _what_changed(old: dict, new: dict) -> str:
     redone = [s for s in new["stages"] if old.get("stages", {}).get(s) != new["stages"][s]]
     if redone:
         return f"{', '.join(redone)} ran again"
+    remade = [m for m in new.get("models", {}) if old.get("models", {}).get(m) != new["models"][m]]
+    if remade:
+        return f"the model in {', '.join(remade)} was made again"
     return "what it reads changed"
 
 
@@ -415,9 +435,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report-dir", type=Path, help="where report.md and report.png go (default: runs/<date>, "
                                                    "runs/<date>-quick with --quick)")
     ap.add_argument("--plan", action="store_true", help="say what would run and why; run nothing")
+    ap.add_argument("--until", metavar="STAGE", help="stop after this stage (the stages before it run as usual; no "
+                                                     "report), e.g. --until sft2 for another job's start")
     args = ap.parse_args(argv)
     try:
         job = load_job(args.config, args.quick, args.run_dir, args.overrides)
+        if args.until:
+            names = [s.name for s in job.stages]
+            if args.until not in names:
+                raise JobError(f"--until {args.until}: {args.config} has no such stage; its stages: {', '.join(names)}")
+            job.stages = job.stages[:names.index(args.until) + 1]
+            job.report = {}
         runner = Runner(job)
         if args.plan:
             for s, action, why in runner.plan():

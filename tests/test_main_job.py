@@ -103,6 +103,36 @@ def test_a_changed_file_named_by_the_command_redoes_the_stage(tmp_path):
     assert _runs(tmp_path).count("a") == 2
 
 
+def test_a_model_made_again_outside_the_run_redoes_the_stages_that_name_it(tmp_path):
+    """A start model from another job (the compare job's `start`, the main job's sft2) made again under the same
+    path is new input: the stage naming it is redone, and so is the stage reading that one."""
+    model = tmp_path / "start"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    (model / "model.safetensors").write_bytes(b"0" * 100)
+    cfg = _config(tmp_path, a_arg=str(model))
+    _run(cfg)
+    p = _run(cfg)
+    assert _runs(tmp_path) == ["a", "b", "c"], p.stdout  # unchanged: skipped
+    (model / "model.safetensors").write_bytes(b"1" * 120)
+    p = _run(cfg)
+    assert f"a: redone from scratch: the model in {model} was made again" in p.stdout
+    assert _runs(tmp_path) == ["a", "b", "c", "a", "b"]
+
+
+def test_until_runs_the_stages_up_to_one_and_the_whole_job_continues_from_there(tmp_path):
+    cfg = _config(tmp_path)
+    p = _run(cfg, "--until", "b")
+    assert p.returncode == 0, p.stderr
+    assert _runs(tmp_path) == ["a", "b"]
+    assert "c" not in json.loads((tmp_path / "run/job.json").read_text())
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    assert _runs(tmp_path) == ["a", "b", "c"]  # a and b skipped
+    p = _run(cfg, "--until", "nope")
+    assert p.returncode == 2 and "--until nope" in p.stderr and "a, b, c" in p.stderr
+
+
 def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_path):
     cfg = _config(tmp_path, b_cmd="{python} -c 'raise SystemExit(3)'")
     p = _run(cfg)
