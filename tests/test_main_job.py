@@ -320,3 +320,22 @@ def test_the_quick_job_runs_every_stage_and_reports(tiny_model_dir, tmp_path):
     again = subprocess.run([sys.executable, str(JOB), "--quick", "--run-dir", str(run), "--set",
                             f"model={tiny_model_dir}", "--plan"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert again.stdout.count(" done ") == 20  # a re-run would run nothing
+
+
+def test_compare_sh_makes_the_start_with_the_main_job_then_runs_the_compare_job_on_it(tmp_path):
+    """scripts/compare.sh (set-up, already done here, then two jobs), asked for its plan: the main job's stages up to
+    sft2 in DIR/main, then the compare job's in DIR/compare; a bad argument is refused before anything runs."""
+    p = subprocess.run(["bash", "scripts/compare.sh", "--run-dir", str(tmp_path / "exp"), "--plan"],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert p.returncode == 0, p.stdout + p.stderr
+    main, _, compare = p.stdout.partition(f"(run folder {tmp_path}/exp/main)")
+    assert compare, p.stdout
+    rows = [line.split()[1] for line in main.splitlines() if line.strip().startswith("run ")]
+    assert rows[0] == "synthesize" and rows[-1] == "sft2" and "grpo" not in rows
+    assert [line.split()[1] for line in compare.splitlines() if line.strip().startswith("run ")] == \
+        ["bench", "val_bench", "lr_sweep", "arms"]
+    assert f"(run folder {tmp_path}/exp/compare)" in compare
+    assert not (tmp_path / "exp/main/sft2").exists()  # a plan runs nothing
+    p = subprocess.run(["bash", "scripts/compare.sh", "--steps", "3"], capture_output=True, text=True, timeout=60,
+                       cwd=ROOT)
+    assert p.returncode == 2 and "unknown argument --steps" in p.stderr
