@@ -110,6 +110,31 @@ def sandbox(backend, simple_task):
     sb.close()
 
 
+# --- the data pipeline on the first instance of every train family (shared: ~30 s of local sandboxes) -------------
+
+@pytest.fixture(scope="session")
+def oracle_states(tmp_path_factory):
+    """Failure states injected into oracle episodes of the `-00` train tasks (data_pipeline.synthesize, 1 variant)."""
+    from data_pipeline.synthesize import run as synth_run
+    from reterm import suites
+
+    out = tmp_path_factory.mktemp("pipe") / "synth.jsonl"
+    tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00")]
+    synth_run(tasks, get_backend("local"), out, variants=1)
+    return out
+
+
+@pytest.fixture(scope="session")
+def oracle_attempts(oracle_states, tmp_path_factory):
+    """Those states recovered by the oracle teacher, 2 attempts each (data_pipeline.recover)."""
+    from data_pipeline.recover import run as recover_run
+
+    out = tmp_path_factory.mktemp("attempts") / "recover.jsonl"
+    summary = recover_run(oracle_states, out, get_backend("local"), k=2)
+    assert summary["kept"] + summary["teacher_errors"] <= summary["attempts"] and summary["infra_errors"] == 0
+    return out
+
+
 # --- models: the real SmolLM2 tokenizer and chat template, and tiny random models built here ---------------------
 
 @pytest.fixture(scope="session")

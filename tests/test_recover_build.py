@@ -8,20 +8,16 @@ import pytest
 
 from conftest import get_backend
 from data_pipeline import build as build_mod
-from data_pipeline.recover import recover_state, run as recover_run
-from data_pipeline.synthesize import run as synth_run
+from data_pipeline.recover import recover_state
 from data_pipeline.teacher import restart_of
-from reterm import failures, suites
+from reterm import failures
 from reterm.failures.state import load_jsonl
 from reterm.options import REPLY_TOKENS
 
 
-@pytest.fixture(scope="module")
-def states(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pipe") / "synth.jsonl"
-    tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00")]
-    synth_run(tasks, get_backend("local"), out, variants=1)
-    return out
+@pytest.fixture
+def states(oracle_states):
+    return oracle_states
 
 
 def test_oracle_episodes_train_every_correct_turn_and_never_the_mistake(states):
@@ -52,12 +48,9 @@ def test_clean_starts_give_clean_episodes(states):
     assert r["trainable"] == [m["role"] == "assistant" for m in r["messages"]]
 
 
-@pytest.fixture(scope="module")
-def attempts(states, tmp_path_factory):
-    out = tmp_path_factory.mktemp("attempts") / "recover.jsonl"
-    summary = recover_run(states, out, get_backend("local"), k=2)
-    assert summary["kept"] + summary["teacher_errors"] <= summary["attempts"] and summary["infra_errors"] == 0
-    return out
+@pytest.fixture
+def attempts(oracle_attempts):
+    return oracle_attempts
 
 
 def test_build_dedupes_on_trained_text_splits_and_writes_a_card(attempts, tokenizer, tmp_path):

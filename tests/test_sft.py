@@ -15,11 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from conftest import get_backend
 from data_pipeline import build as build_mod
-from data_pipeline.recover import run as recover_run
-from data_pipeline.synthesize import run as synth_run
-from reterm import suites
 from reterm.training.sft_data import ConversationError, prepare_dataset, tokenize_conversation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,13 +31,10 @@ def _recipe():
 
 
 @pytest.fixture(scope="module")
-def demos(tmp_path_factory, tokenizer):
+def demos(oracle_attempts, tmp_path_factory, tokenizer):
     root = tmp_path_factory.mktemp("demos")
-    tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00")]
-    synth_run(tasks, get_backend("local"), root / "synth.jsonl", variants=1)
-    recover_run(root / "synth.jsonl", root / "recover.jsonl", get_backend("local"), k=1)
     # one task per family here: validation holds other families, so the selection test has a split to evaluate
-    build_mod.build(root / "recover.jsonl", root / "ds", tokenizer=tokenizer, by="family")
+    build_mod.build(oracle_attempts, root / "ds", tokenizer=tokenizer, by="family")
     return root / "ds"
 
 
