@@ -6,10 +6,10 @@
 
 `scripts/train.sh` runs it after the set-up (QUICK=1: `--quick`). Each stage is one command writing into its own
 folder under the run folder; the job state (`job.json` there) records, per stage, a fingerprint of what it read —
-its command, the config files its command names, and the run of every stage it reads — and whether it finished. A re-run
-skips the stages that finished with the same fingerprint, continues an interrupted stage that `resumes` (data
-shards, trainer checkpoints), and starts over, saying why, any stage whose fingerprint changed: outputs of different
-settings are never mixed. Ctrl-C stops the running stage within seconds; the same command continues.
+its command, the config files and model folders its command names, and the run of every stage it reads — and
+whether it finished. A re-run skips the stages that finished with the same fingerprint, continues an interrupted stage
+that `resumes` (data shards, trainer checkpoints), and starts over, saying why, any stage whose fingerprint changed:
+outputs of different settings are never mixed (a model folder a finished stage read that is gone stops the job). Ctrl-C stops the running stage within seconds; the same command continues.
 
 At the end the evaluation stages named in the config's `report` section are read into `runs/<date>/report.md` (one
 table: pass@1 and recovery per category with 95% intervals) and `report.png`, and the table is printed.
@@ -223,34 +223,60 @@ def _save_state(run_dir: Path, state: dict) -> None:
     os.replace(tmp, run_dir / STATE)
 
 
+_STAMPS: dict[tuple, str] = {}  # (weights file, size, mtime) -> content hash, once a process
+
+
 def _model_stamp(folder: Path) -> str | None:
-    """Size and modification time of a model folder's weights (None when the folder holds no model): a model made
-    elsewhere (another job's stage, e.g. the compare job's start) that is made again changes its stamp."""
+    """A hash of a model folder's weights (None when the folder holds no model): a model made elsewhere (another
+    job's stage, e.g. the compare job's start) that is made again changes it; a copy of the same weights does not."""
     weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("pytorch_model*.bin"))
     if not (folder / "config.json").is_file() or not weights:
         return None
-    return ";".join(f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights)
+    h = hashlib.sha256()
+    for w in weights:
+        st = w.stat()
+        key = (str(w.resolve()), st.st_size, st.st_mtime_ns)
+        if key not in _STAMPS:
+            d = hashlib.sha256()
+            with open(w, "rb") as f:
+                while chunk := f.read(1 << 24):
+                    d.update(chunk)
+            _STAMPS[key] = d.hexdigest()
+        h.update(f"{w.name}:{_STAMPS[key]};".encode())
+    return h.hexdigest()[:16]
 
 
 def fingerprint(job: Job, stage: Stage, state: dict) -> tuple[str, dict]:
     """A hash of what the stage reads, and its parts (to say what changed): the command, the content of every config
-    file (.yaml, .yml, .toml) the command names outside the run folder, the weights' stamp of every model folder it
-    names outside the run folder, and the run id of every stage it reads."""
+    file (.yaml, .yml, .toml) the command names outside the run folder, the weights of every model folder it names
+    outside the run folder, and the run id of every stage it reads."""
     argv = resolve(job, stage)
     files, models = {}, {}
     for a in argv[1:]:
-        p = Path(a) if Path(a).is_absolute() else ROOT / a
-        if job.run_dir == p or job.run_dir in p.parents:
+        try:
+            p = Path(a).expanduser()
+            p = p if p.is_absolute() else ROOT / p
+            if job.run_dir == p or job.run_dir in p.parents:
+                continue
+            if p.suffix in CONFIG_FILES and p.is_file():
+                files[a] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+            elif p.is_dir() and (stamp := _model_stamp(p)):
+                models[a] = stamp
+        except (OSError, ValueError):  # an argument no file can be named by (too long, a NUL)
             continue
-        if p.suffix in CONFIG_FILES and p.is_file():
-            files[a] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
-        elif p.is_dir() and (stamp := _model_stamp(p)):
-            models[a] = stamp
     parts = {"command": " ".join(argv), "files": files,
              "stages": {i: state.get(i, {}).get("run") for i in stage.inputs}}
     if models:  # only where there are any: the fingerprints of jobs that name no model folder stay as they were
         parts["models"] = models
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16], parts
+
+
+def _models_gone(old: dict, new: dict) -> list[str]:
+    """The model folders a stage read when it ran that hold no model now (deleted, or not made yet on this machine):
+    a reason to stop, never to wipe what the stage made."""
+    if old.get("command") != new["command"]:  # pointed elsewhere: the stage is redone from the new folder
+        return []
+    return [m for m in old.get("models", {}) if m not in new.get("models", {})]
 
 
 def _what_changed(old: dict, new: dict) -> str:
@@ -277,8 +303,12 @@ def _fmt_minutes(seconds: float) -> str:
 
 # -- running ---------------------------------------------------------------------------------------------------------
 class Runner:
-    def __init__(self, job: Job, out=sys.stdout):
+    def __init__(self, job: Job, out=sys.stdout, until: str | None = None):
         self.job = job
+        names = [s.name for s in job.stages]
+        if until is not None and until not in names:
+            raise JobError(f"--until {until}: {job.config} has no such stage; its stages: {', '.join(names)}")
+        self.stages = job.stages[:names.index(until) + 1] if until else job.stages  # what this invocation runs
         self.out = out
         self.state = _load_state(job.run_dir)
         self.log = open(job.run_dir / "job.log", "a", buffering=1)
@@ -294,19 +324,22 @@ class Runner:
         return self.measured / self.estimated if self.estimated > 60 else 1.0
 
     def left(self, from_index: int) -> float:
-        todo = [s for s in self.job.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]
+        todo = [s for s in self.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]
         return sum(self.job.estimate(s) for s in todo) * self.pace()
 
     def plan(self) -> list[tuple[Stage, str, str]]:
         """(stage, action, why) for every stage: action is done, run, continue or redo."""
         rows = []
         runs = {k: v.get("run") for k, v in self.state.items()}
-        for s in self.job.stages:
+        for s in self.stages:
             st = self.state.get(s.name, {})
             fp, parts = fingerprint(self.job, s, {k: {"run": v} for k, v in runs.items()})
             if not st:
                 rows.append((s, "run", "not run yet"))
                 runs[s.name] = f"new-{s.name}"
+            elif st.get("fingerprint") != fp and _models_gone(st.get("parts", {}), parts):
+                rows.append((s, "missing", f"the model in {', '.join(_models_gone(st.get('parts', {}), parts))} it "
+                                           f"read is gone; make it again first"))
             elif st.get("fingerprint") != fp:
                 rows.append((s, "redo", _what_changed(st.get("parts", {}), parts)))
                 runs[s.name] = f"new-{s.name}"
@@ -320,18 +353,23 @@ class Runner:
 
     def run(self) -> int:
         job = self.job
-        n = len(job.stages)
+        n = len(self.stages)
         name = job.config.stem.replace("_", " ")  # "main job", "compare job"
         self.say(f"{name}{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
                  f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
         started = time.monotonic()
-        for i, s in enumerate(job.stages):
+        for i, s in enumerate(self.stages):
             st = self.state.get(s.name, {})
             fp, parts = fingerprint(job, s, self.state)
             out_dir = job.run_dir / s.name
             if st.get("fingerprint") == fp and st.get("status") == "done":
                 self.say(f"[{i + 1}/{n}] {s.name}: done ({_fmt_minutes(st.get('seconds', 0))}), skipped")
                 continue
+            gone = _models_gone(st.get("parts", {}), parts) if st and st.get("fingerprint") != fp else []
+            if gone:
+                raise JobError(f"stage {s.name} read the model in {', '.join(gone)}, which holds no model now (no "
+                               f"config.json and weights): make it again, or point the setting at it; what the stage "
+                               f"made is kept")
             if st and st.get("fingerprint") != fp:
                 self.say(f"[{i + 1}/{n}] {s.name}: redone from scratch: {_what_changed(st.get('parts', {}), parts)} "
                          f"since it ran")
@@ -376,7 +414,7 @@ class Runner:
                       finished=f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}")
             _save_state(job.run_dir, self.state)
             self.say(f"[{i + 1}/{n}] {s.name}: finished in {_fmt_minutes(seconds)}")
-        total = sum(self.state[s.name].get("seconds", 0) for s in job.stages)
+        total = sum(self.state[s.name].get("seconds", 0) for s in self.stages)
         self.say(f"all {n} stages done; this run {_fmt_minutes(time.monotonic() - started)}, the stages' wall time "
                  f"in all {_fmt_minutes(total)}")
         return 0
@@ -440,13 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         job = load_job(args.config, args.quick, args.run_dir, args.overrides)
-        if args.until:
-            names = [s.name for s in job.stages]
-            if args.until not in names:
-                raise JobError(f"--until {args.until}: {args.config} has no such stage; its stages: {', '.join(names)}")
-            job.stages = job.stages[:names.index(args.until) + 1]
-            job.report = {}
-        runner = Runner(job)
+        runner = Runner(job, until=args.until)
         if args.plan:
             for s, action, why in runner.plan():
                 print(f"{action:>8}  {s.name:<14} {why}")
@@ -456,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background (`&`),
         # where the shell leaves SIGINT ignored
         rc = runner.run()
-        if rc == 0 and job.report:
+        if rc == 0 and job.report and not args.until:
             from reterm.evaluation.report import write_report
 
             folder = args.report_dir or ROOT / "runs" / (f"{datetime.date.today():%Y-%m-%d}" +

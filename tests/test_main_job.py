@@ -105,19 +105,36 @@ def test_a_changed_file_named_by_the_command_redoes_the_stage(tmp_path):
 
 def test_a_model_made_again_outside_the_run_redoes_the_stages_that_name_it(tmp_path):
     """A start model from another job (the compare job's `start`, the main job's sft2) made again under the same
-    path is new input: the stage naming it is redone, and so is the stage reading that one."""
+    path is new input: the stage naming it is redone, and so is the stage reading that one. The same weights
+    rewritten (a copy) are not; a model folder that is gone stops the job and wipes nothing."""
     model = tmp_path / "start"
     model.mkdir()
     (model / "config.json").write_text("{}")
     (model / "model.safetensors").write_bytes(b"0" * 100)
     cfg = _config(tmp_path, a_arg=str(model))
     _run(cfg)
+    state = json.loads((tmp_path / "run/job.json").read_text())
+    assert list(state["a"]["parts"]["models"]) == [str(model)]
+    assert "models" not in state["c"]["parts"]  # a stage naming no model keeps the fingerprint it always had
+    time.sleep(0.01)
+    (model / "model.safetensors").write_bytes(b"0" * 100)  # the same weights, a new modification time
     p = _run(cfg)
     assert _runs(tmp_path) == ["a", "b", "c"], p.stdout  # unchanged: skipped
-    (model / "model.safetensors").write_bytes(b"1" * 120)
+    (model / "model.safetensors").write_bytes(b"1" * 100)
     p = _run(cfg)
     assert f"a: redone from scratch: the model in {model} was made again" in p.stdout
     assert _runs(tmp_path) == ["a", "b", "c", "a", "b"]
+    (model / "model.safetensors").unlink()
+    assert "missing" in _run(cfg, "--plan").stdout
+    p = _run(cfg)
+    assert p.returncode == 2 and f"stage a read the model in {model}, which holds no model now" in p.stderr
+    assert (tmp_path / "run/a/data.txt").exists() and _runs(tmp_path) == ["a", "b", "c", "a", "b"]
+
+
+def test_an_argument_no_file_could_have_as_its_name_is_only_an_argument(tmp_path):
+    p = _run(_config(tmp_path, a_arg="y" * 300))  # longer than a file name may be: no such file, no crash
+    assert p.returncode == 0, p.stderr
+    assert _runs(tmp_path) == ["a", "b", "c"]
 
 
 def test_until_runs_the_stages_up_to_one_and_the_whole_job_continues_from_there(tmp_path):
@@ -323,8 +340,8 @@ def test_the_quick_job_runs_every_stage_and_reports(tiny_model_dir, tmp_path):
 
 
 def test_compare_sh_makes_the_start_with_the_main_job_then_runs_the_compare_job_on_it(tmp_path):
-    """scripts/compare.sh (set-up, already done here, then two jobs), asked for its plan: the main job's stages up to
-    sft2 in DIR/main, then the compare job's in DIR/compare; a bad argument is refused before anything runs."""
+    """scripts/compare.sh asked for its plan (no set-up then): the main job's stages up to sft2 in DIR/main, then the
+    compare job's in DIR/compare; a bad argument is refused before anything runs."""
     p = subprocess.run(["bash", "scripts/compare.sh", "--run-dir", str(tmp_path / "exp"), "--plan"],
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert p.returncode == 0, p.stdout + p.stderr
