@@ -9,7 +9,8 @@ folder under the run folder; the job state (`job.json` there) records, per stage
 its command, the config files and model folders its command names, and the run of every stage it reads — and
 whether it finished. A re-run skips the stages that finished with the same fingerprint, continues an interrupted stage
 that `resumes` (data shards, trainer checkpoints), and starts over, saying why, any stage whose fingerprint changed:
-outputs of different settings are never mixed (a model folder a finished stage read that is gone stops the job). Ctrl-C stops the running stage within seconds; the same command continues.
+outputs of different settings are never mixed (a model folder a finished stage read that is gone stops the job).
+Ctrl-C stops the running stage within seconds; the same command continues.
 
 At the end the evaluation stages named in the config's `report` section are read into `runs/<date>/report.md` (one
 table: pass@1 and recovery per category with 95% intervals) and `report.png`, and the table is printed.
@@ -337,9 +338,8 @@ class Runner:
             if not st:
                 rows.append((s, "run", "not run yet"))
                 runs[s.name] = f"new-{s.name}"
-            elif st.get("fingerprint") != fp and _models_gone(st.get("parts", {}), parts):
-                rows.append((s, "missing", f"the model in {', '.join(_models_gone(st.get('parts', {}), parts))} it "
-                                           f"read is gone; make it again first"))
+            elif st.get("fingerprint") != fp and (gone := _models_gone(st.get("parts", {}), parts)):
+                rows.append((s, "missing", f"the model in {', '.join(gone)} it read is gone; make it again first"))
             elif st.get("fingerprint") != fp:
                 rows.append((s, "redo", _what_changed(st.get("parts", {}), parts)))
                 runs[s.name] = f"new-{s.name}"
