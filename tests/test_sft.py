@@ -126,6 +126,21 @@ def test_recipe_resumes_from_the_last_checkpoint(demos, tiny_model_dir, tmp_path
     assert (out / "model.safetensors").exists() and (out / "tokenizer_config.json").exists()
 
 
+def test_a_checkpoint_whose_save_was_cut_off_is_passed_over(demos, tiny_model_dir, tmp_path, capsys):
+    """A process killed while saving (the end of a session) leaves a checkpoint folder without trainer_state.json,
+    which the Trainer writes last: resuming takes the newest complete one, says so, and saves the cut step again."""
+    sft = _recipe()
+    out = tmp_path / "run"
+    assert sft.main(_args(demos, tiny_model_dir, out, "--max_steps", "2")) == 0
+    (out / "checkpoint-2" / "trainer_state.json").unlink()
+    capsys.readouterr()
+    assert sft.main(_args(demos, tiny_model_dir, out, "--max_steps", "3", "--resume_from_checkpoint", "true")) == 0
+    assert "checkpoint-2" in capsys.readouterr().err.split("a save cut off")[0]
+    state = json.loads((out / "checkpoint-3" / "trainer_state.json").read_text())
+    assert [h["step"] for h in state["log_history"] if "loss" in h] == [1, 2, 3]
+    assert (out / "checkpoint-2" / "trainer_state.json").exists()  # step 2 saved again
+
+
 def test_lora_recipe_writes_an_adapter_and_a_merged_model(demos, tiny_model_dir, tmp_path):
     from transformers import AutoModelForCausalLM
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,15 +106,28 @@ def setup_wandb(report_to, output_dir: str) -> None:
 
 
 def resume_checkpoint(value, output_dir: str) -> str | None:
-    """`resume_from_checkpoint`: a path, or true/"last" for the newest checkpoint in output_dir (None if none)."""
-    from transformers.trainer_utils import get_last_checkpoint
+    """`resume_from_checkpoint`: a path, or true/"last" for the newest *complete* checkpoint in output_dir (None if
+    none). The Trainer writes a checkpoint's trainer_state.json last: a folder without it is a save that was cut off
+    (a process killed while saving, e.g. at the end of a session), passed over with a warning; the run saves that
+    step again when it gets there."""
+    from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
+
+    TRAINER_STATE_NAME = "trainer_state.json"  # transformers.trainer's name for it (that module is slow to import)
 
     if value in (None, False, "", "false", "False", "no"):
         return None
     if value in (True, "true", "True", "last", "yes"):
         if not Path(output_dir).is_dir():
             return None
-        return get_last_checkpoint(output_dir)
+        found = sorted((int(m.group(1)), d) for d in Path(output_dir).iterdir()
+                       if d.is_dir() and (m := re.fullmatch(PREFIX_CHECKPOINT_DIR + r"-(\d+)", d.name)))
+        complete = [(n, d) for n, d in found if (d / TRAINER_STATE_NAME).is_file()]
+        last = complete[-1] if complete else None
+        cut = [d.name for n, d in found if last is None or n > last[0]]
+        if cut:
+            print(f"warning: {', '.join(cut)} in {output_dir}: no {TRAINER_STATE_NAME}, a save cut off; "
+                  f"{'resuming from ' + last[1].name if last else 'starting from the beginning'}", file=sys.stderr)
+        return str(last[1]) if last else None
     if not Path(str(value)).is_dir():
         raise RecipeError(f"resume_from_checkpoint: {value} is not a directory")
     return str(value)
