@@ -4,7 +4,7 @@
 # Tens of hours of two cores: run it in the background. The same command continues where it stopped and makes only
 # what is missing (on a new machine, everything); a start made again redoes the comparison.
 #   bash scripts/compare.sh [--run-dir DIR] [--plan]     # DIR: runs/ unless given (runs/main, runs/compare); --plan
-#                                                        # says what is done and left, and touches nothing
+#                                                        # says what is done and left, and runs nothing
 # Stop it with Ctrl-C, or `pkill -INT -f recipes/main_job.py` in the background: the running stage keeps what it
 # finished.
 set -euo pipefail
