@@ -433,7 +433,7 @@ class Runner:
         except KeyboardInterrupt:
             global _interrupted
             _interrupted = True
-            self.say("stopping: the stage keeps what it finished (a minute at most) ...")
+            self.say("stopping: the stage keeps what it finished (up to 3 minutes) ...")
             try:  # the whole group, as a terminal's Ctrl-C would: a launcher's children (the trainer) hear it too
                 os.killpg(proc.pid, signal.SIGINT)
             except ProcessLookupError:
