@@ -442,6 +442,74 @@ def test_shared_prefix_forward_trains_exactly_like_trls_forward(tmp_path, tiny_m
     assert moved  # the step did train
 
 
+FAIL_LONG = "```bash\ncd /app && cat missing && cat also-missing && ls /no/such/dir/at/all && echo done > /dev/null && echo more && echo still more words\n```"
+
+
+@pytest.mark.parametrize("loss_type,mixed", [("dapo", True), ("grpo", True), ("bnpo", True), ("dr_grpo", True),
+                                             ("dapo", False)])
+def test_zero_advantage_rows_are_skipped_with_the_same_update(tmp_path, tiny_model_dir, tokenizer, monkeypatch,
+                                                              loss_type, mixed):
+    """`skip_zero_advantage_rows` (the default): a step whose batch holds a flat group (every attempt failed, with a
+    longer reply than the other group's, so the completion columns are cut too) trains the loss forward on the other
+    group's rows only, and gives TRL's loss and update on the whole batch (the option off) up to float rounding, for
+    each loss type it applies to; plain SGD, so that the update is linear in the gradient. With both groups flat
+    (`mixed` False) one row is run, and the update is zero both ways."""
+    from transformers import AutoModelForCausalLM
+
+    import reterm.training.grpo as grpo_module
+
+    eos = tokenizer.eos_token_id
+    ids = {r: tokenizer.encode(r, add_special_tokens=False) + [eos] for r in (TOUCH_OK, FAIL, FAIL_LONG)}
+    tasks = [load_task(harbor_task(tmp_path / "t-a", test_sh=TEST_SH, instruction="Create the file /app/ok.")),
+             load_task(harbor_task(tmp_path / "t-b", test_sh=TEST_SH, instruction="Make the file /app/ok exist."))]
+    seen = []
+    real = grpo_module.ReTermGRPOTrainer._get_per_token_logps_and_entropies
+
+    def recorded(self, model, input_ids, *a, **k):
+        if torch.is_grad_enabled():
+            seen.append(tuple(input_ids.shape))
+        return real(self, model, input_ids, *a, **k)
+
+    monkeypatch.setattr(grpo_module.ReTermGRPOTrainer, "_get_per_token_logps_and_entropies", recorded)
+
+    def step(flag):
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+
+        def replies(prompts):  # task a: the round's first attempt passes (if mixed); task b: every attempt fails
+            out, first = [], mixed
+            for p in prompts:
+                if "Make the file" in tokenizer.decode(p):
+                    r = FAIL_LONG
+                else:
+                    r, first = (TOUCH_OK if first else FAIL), False
+                out.append(Generation(r, ids[r], _logprobs(model, p, ids[r]).tolist(), "stop"))
+            return out
+
+        args = config(tmp_path / f"{flag}", fork_from="start", learning_rate=10.0, optim="sgd", loss_type=loss_type,
+                      skip_zero_advantage_rows=flag, bf16=False)
+        tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer,
+                               backend=get_backend("local"), generate_many=replies)
+        seen.clear()
+        tr.train()
+        loss = [h["loss"] for h in tr.state.log_history if "loss" in h]
+        return model, loss, list(seen), _logged(tr, "reterm/loss_rows")
+
+    off, loss_off, rows_off, logged_off = step(False)
+    on, loss_on, rows_on, logged_on = step(True)
+    assert len(rows_off) == 1 and rows_off[0][0] == 8 and logged_off == []
+    assert len(rows_on) == 1 and rows_on[0][0] == (4 if mixed else 1)
+    assert rows_on[0][1] < rows_off[0][1]  # the flat group's longer completions' columns were cut
+    assert logged_on == [0.5 if mixed else 0.125]
+    assert loss_on == pytest.approx(loss_off, abs=1e-6) and len(loss_on) == 1
+    base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
+    moved = 0
+    for (n, a), (_, b) in zip(on.named_parameters(), off.named_parameters()):
+        d_on, d_off = (a - base[n]).detach(), (b - base[n]).detach()
+        assert (d_on - d_off).norm() <= 1e-3 * d_off.norm() + 1e-7, (n, (d_on - d_off).norm(), d_off.norm())
+        moved += bool(d_off.norm() > 0)
+    assert bool(moved) == mixed  # a mixed group trains; flat groups alone give a zero update both ways
+
+
 def _logprobs(model, prompt, completion):
     with torch.no_grad():
         logits = model(torch.tensor([list(prompt) + list(completion)])).logits[0, len(prompt) - 1:-1].float()

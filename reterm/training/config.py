@@ -73,6 +73,12 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
         "help": "Run each group's shared prompt once in the loss forward (its key/value states repeated for the G "
                 "completions) instead of G times; the same logprobs and gradient up to float rounding. Applies to "
                 "one process (DDP, DeepSpeed and FSDP get TRL's forward; see reterm/training/shared_prefix.py)."})
+    skip_zero_advantage_rows: bool = field(default=True, metadata={
+        "help": "Run the loss forward and backward on the rows with a nonzero advantage only: a flat group's rows "
+                "(and infra failures) add exactly nothing to the loss and its gradient without a KL term, an entropy "
+                "bonus or an entropy mask, so the update is TRL's up to float rounding (reterm/training/"
+                "signal_rows.py; loss types dapo, grpo, dr_grpo, bnpo; others, and those settings, get TRL's loss on "
+                "every row)."})
     scout_ahead: bool = field(default=True, metadata={
         "help": "Run the next step's scouts during this step's first round of attempts, in the same generation batches "
                 "(see the module docstring); off: each step scouts for itself first. Applies when one rollout serves "

@@ -60,6 +60,8 @@ TRL methods overridden, and why:
 - `train`: releases the failure states scouted ahead for a step that never came.
 - `_get_per_token_logps_and_entropies`: with `shared_prefix_forward`, each group's shared prompt is run once, not G
   times (reterm/training/shared_prefix.py); TRL's method otherwise, and for rows whose prompt no other row shares.
+- `_compute_loss`: with `skip_zero_advantage_rows`, TRL's loss runs on the rows with a nonzero advantage only, scaled
+  to the whole micro-batch's (reterm/training/signal_rows.py): a flat group's rows add exactly nothing to it.
 - with `use_vllm` in colocate mode: after TRL's weight sync, the rollout first checks that the engine scores a probe
   completion as the trained model does (`vllm_sync_check`); on a CPU engine TRL's sync itself is replaced by one that
   works there (reterm/training/vllm_sync.py: the generation object's class, not TRL's code, changes).
@@ -111,6 +113,7 @@ from reterm.training.config import ReTermGRPOConfig
 from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
 from reterm.training.rollout import Group, Rollout, RolloutProgress, RolloutStats, Scouted, Timings
 from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps
+from reterm.training.signal_rows import signal_rows
 
 def task_reward(completions, reterm_reward, **kwargs) -> list[float | None]:
     """The reward the rollout measured (tests, minus penalties); None for an infra failure."""
@@ -343,6 +346,24 @@ class ReTermGRPOTrainer(GRPOTrainer):
                 return out[0], out[1], None
         return parent(model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy,
                       compute_aux_loss, **kwargs)
+
+    def _compute_loss(self, model, inputs):
+        cut = self._signal_rows(inputs)
+        if cut is None:
+            return super()._compute_loss(model, inputs)
+        rows, factor, kept = cut
+        mode = "train" if self.model.training else "eval"
+        self._metrics[mode]["reterm/loss_rows"].append(kept / inputs["advantages"].size(0))
+        loss = super()._compute_loss(model, rows)
+        return loss if factor == 1.0 else loss * factor
+
+    def _signal_rows(self, inputs):
+        """The micro-batch on its rows with a gradient (`skip_zero_advantage_rows`; reterm/training/signal_rows.py),
+        or None for TRL's loss on every row."""
+        if (not self.args.skip_zero_advantage_rows or self.beta != 0.0 or self._entropy_bonus_enabled
+                or self.top_entropy_quantile < 1.0 or self.aux_loss_enabled or self.args.use_liger_kernel):
+            return None
+        return signal_rows(inputs, self.loss_type)
 
     def _shared_prefix_applies(self, model, compute_aux_loss, kwargs) -> bool:
         if not self.args.shared_prefix_forward or compute_aux_loss or any(v is not None for v in kwargs.values()):
