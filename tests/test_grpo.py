@@ -445,14 +445,13 @@ def test_shared_prefix_forward_trains_exactly_like_trls_forward(tmp_path, tiny_m
 FAIL_LONG = "```bash\ncd /app && cat missing && cat also-missing && ls /no/such/dir/at/all && echo done > /dev/null && echo more && echo still more words\n```"
 
 
-@pytest.mark.parametrize("loss_type,mixed", [("dapo", True), ("grpo", True), ("bnpo", True), ("dr_grpo", True),
-                                             ("dapo", False)])
+@pytest.mark.parametrize("loss_type,mixed", [("dapo", True), ("grpo", True), ("bnpo", True), ("dapo", False)])
 def test_zero_advantage_rows_are_skipped_with_the_same_update(tmp_path, tiny_model_dir, tokenizer, monkeypatch,
                                                               loss_type, mixed):
     """`skip_zero_advantage_rows` (the default): a step whose batch holds a flat group (every attempt failed, with a
     longer reply than the other group's, so the completion columns are cut too) trains the loss forward on the other
     group's rows only, and gives TRL's loss and update on the whole batch (the option off) up to float rounding, for
-    each loss type it applies to; plain SGD, so that the update is linear in the gradient. With both groups flat
+    each way it scales the loss (dr_grpo scales as grpo does); plain SGD, so that the update is linear in the gradient. With both groups flat
     (`mixed` False) one row is run, and the update is zero both ways."""
     from transformers import AutoModelForCausalLM
 
