@@ -451,8 +451,8 @@ def test_zero_advantage_rows_are_skipped_with_the_same_update(tmp_path, tiny_mod
     """`skip_zero_advantage_rows` (the default): a step whose batch holds a flat group (every attempt failed, with a
     longer reply than the other group's, so the completion columns are cut too) trains the loss forward on the other
     group's rows only, and gives TRL's loss and update on the whole batch (the option off) up to float rounding, for
-    each way it scales the loss (dr_grpo scales as grpo does); plain SGD, so that the update is linear in the gradient. With both groups flat
-    (`mixed` False) one row is run, and the update is zero both ways."""
+    each way it scales the loss (dr_grpo scales as grpo does); plain SGD, so that the update is linear in the
+    gradient. With both groups flat (`mixed` False) one row is run, and the update is zero both ways."""
     from transformers import AutoModelForCausalLM
 
     import reterm.training.grpo as grpo_module
