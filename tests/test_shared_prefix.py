@@ -14,7 +14,7 @@ import torch
 from trl import GRPOTrainer
 from trl.trainer.utils import add_fused_lm_head
 
-from reterm.training.shared_prefix import full_attention_only, shared_prefix_logps, shared_prompt_runs
+from reterm.training.shared_prefix import full_attention_only, length_chunks, shared_prefix_logps, shared_prompt_runs
 
 PAD = 0
 
@@ -57,6 +57,19 @@ def test_runs_are_rows_with_identical_prompt_ids_and_mask():
     assert shared_prompt_runs(ids, mask2, ids.size(1) - 4) == [(0, 1), (1, 2), (2, 3), (3, 6)]
 
 
+def test_length_chunks_keep_padding_within_the_slack_and_the_budget():
+    # longest first; a row joins while rows x the chunk's longest <= 1.25 x the chunk's real tokens
+    assert length_chunks([10, 6, 2, 8]) == [[0, 3, 1], [2]]
+    assert length_chunks([5, 5, 5, 5]) == [[0, 1, 2, 3]]  # equal rows: one chunk, no padding
+    assert length_chunks([10, 6, 2, 8], budget=20) == [[0, 3], [1], [2]]
+    assert length_chunks([30], budget=20) == [[0]]  # a row longer than the budget is a chunk alone
+    widths = [519, 120, 150, 90, 190, 160, 60, 100]  # a plain GRPO step's completions in the comparison
+    chunks = length_chunks(widths)
+    assert sorted(i for c in chunks for i in c) == list(range(8))
+    padded = sum(len(c) * widths[c[0]] for c in chunks)
+    assert padded <= 1.25 * sum(widths) < len(widths) * max(widths)
+
+
 @pytest.mark.parametrize("batch_size,checkpointing", [(None, False), (2, False), (None, True)])
 def test_same_logprobs_entropies_and_gradient_as_trl(tiny_model_dir, batch_size, checkpointing):
     """Under gradient checkpointing (TRL's default) both sides checkpoint: TRL's per layer, ours per forward."""
@@ -83,11 +96,12 @@ def test_same_logprobs_entropies_and_gradient_as_trl(tiny_model_dir, batch_size,
         return trl_forward(model, i, m, keep)
 
     ref = run(lambda: trl_forward(model, ids, mask, keep, batch_size=batch_size))
-    # under checkpointing, completions in chunks of 2 rows (20 tokens): the groups of 4 and 3 split in 2 and 2, 2 and 1
+    # the completions run in chunks of rows of similar length, each cut to its longest (the group of 4: rows 0, 3, 1
+    # at 10 columns, row 2 at 2), under checkpointing within 20 tokens (10 + 8; 6; 2): reordered, cut and padded back
     ours = run(lambda: shared_prefix_logps(model, ids, mask, keep, True, nullcontext, full, batch_size, checkpointing,
                                            checkpoint_tokens=20))
-    # only rows that share their prompt with no other row of their chunk went through TRL's forward: the row alone,
-    # and with chunks of 2 rows the third row of the group of 3
+    # only the row whose prompt no other row shares went through TRL's forward (with batch_size 2, TRL's chunks of
+    # rows, the third row of the group of 3 too)
     assert calls == ([1] if batch_size is None else [1, 1])
     m = completion_mask.bool()
     assert torch.allclose(ours[0][m], ref[0][m], atol=1e-5), (ours[0] - ref[0]).abs().max()

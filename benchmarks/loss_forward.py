@@ -1,0 +1,112 @@
+"""The GRPO loss forward and backward of one micro-batch, its completions cut to their own length or run at the batch's
+padded width (`reterm/training/shared_prefix.py`, `trim`).
+
+    .venv/bin/python benchmarks/loss_forward.py [--repeats 5] [--model smollm2-135m] [--json OUT]
+
+One micro-batch as the comparison's plain GRPO steps make it: 2 groups x G=4 rows, each group's prompt (the task start)
+~170 tokens, completions of the lengths below (the longest of 8 often twice the mean; the second group as even as
+TRL would make any batch). Each repeat times, one after the other, `shared_prefix_logps` forward + backward with
+`trim` on and off, under gradient checkpointing (TRL's default, as the recipes train) and the machine's bf16 choice
+(reterm/hardware.py), and `--no-checkpointing` without it. Reported: the median of each and their ratio over the
+repeats (the first, a warm-up, left out), and the largest difference of the two's logprobs and gradients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import torch  # noqa: E402
+from trl import GRPOTrainer  # noqa: E402
+from trl.trainer.utils import add_fused_lm_head  # noqa: E402
+
+from reterm.hardware import cpu_bf16_choice  # noqa: E402
+from reterm.models import load_model_and_tokenizer  # noqa: E402
+from reterm.options import DEFAULT_MODEL  # noqa: E402
+from reterm.training.shared_prefix import shared_prefix_logps  # noqa: E402
+
+PROMPTS = (172, 168)
+COMPLETIONS = ((519, 120, 150, 90), (190, 160, 60, 200))
+
+
+def batch(vocab: int, seed: int = 0):
+    g = torch.Generator().manual_seed(seed)
+    P, K = max(PROMPTS), max(max(c) for c in COMPLETIONS)
+    ids, mask = [], []
+    for plen, comps in zip(PROMPTS, COMPLETIONS):
+        prompt = torch.randint(1, vocab, (plen,), generator=g)
+        for clen in comps:
+            comp = torch.randint(1, vocab, (clen,), generator=g)
+            ids.append(torch.cat([torch.zeros(P - plen, dtype=torch.long), prompt, comp,
+                                  torch.zeros(K - clen, dtype=torch.long)]))
+            mask.append(torch.cat([torch.zeros(P - plen), torch.ones(plen + clen), torch.zeros(K - clen)]))
+    return torch.stack(ids), torch.stack(mask).long(), K
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", default=DEFAULT_MODEL)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--no-checkpointing", action="store_true")
+    ap.add_argument("--json", type=Path)
+    a = ap.parse_args()
+    model, _ = load_model_and_tokenizer(a.model, dtype=torch.float32)
+    add_fused_lm_head(model, temperature=1.0, outputs=("log_probs", "entropy"))
+    model.train()
+    checkpoint = not a.no_checkpointing
+    if checkpoint:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    bf16, why = cpu_bf16_choice()
+    autocast = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if bf16 else contextlib.nullcontext
+    ids, mask, K = batch(model.config.vocab_size)
+    completion_mask = mask[:, -K:].float()
+    fake = type("T", (), {"accelerator": type("A", (), {"autocast": staticmethod(autocast), "is_main_process": True})})
+
+    def full(i, m):
+        lp, ent, _ = GRPOTrainer._get_per_token_logps_and_entropies(fake, model, i, m, K, compute_entropy=True)
+        return lp, ent
+
+    def step(trim: bool):
+        model.zero_grad(set_to_none=True)
+        t0 = time.perf_counter()
+        lp, ent = shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint, trim=trim)
+        ((lp * completion_mask).sum() / completion_mask.sum()).backward()
+        seconds = time.perf_counter() - t0
+        return seconds, lp.detach(), [p.grad.clone() for p in model.parameters() if p.grad is not None]
+
+    times = {True: [], False: []}
+    diff_lp = diff_grad = 0.0
+    for r in range(a.repeats + 1):
+        (t_on, lp_on, g_on), (t_off, lp_off, g_off) = step(True), step(False)
+        if r:
+            times[True].append(t_on)
+            times[False].append(t_off)
+        m = completion_mask.bool()
+        diff_lp = max(diff_lp, float((lp_on[m] - lp_off[m]).abs().max()))
+        diff_grad = max(diff_grad, max(float(((x - y).norm() / (y.norm() + 1e-12))) for x, y in zip(g_on, g_off)))
+        print(f"repeat {r}{' (warm-up)' if not r else ''}: cut {t_on:.2f} s, padded {t_off:.2f} s", flush=True)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    real = sum(PROMPTS) + sum(sum(c) for c in COMPLETIONS)
+    out = {"model": a.model, "bf16": bf16, "bf16_why": why, "checkpointing": checkpoint, "repeats": a.repeats,
+           "completions": COMPLETIONS, "prompts": PROMPTS, "real_tokens": real,
+           "padded_completion_tokens": len(ids) * K,
+           "cut_s": times[True], "padded_s": times[False], "cut_median_s": med[True], "padded_median_s": med[False],
+           "ratio": med[True] / med[False], "max_logprob_diff": diff_lp, "max_relative_grad_diff": diff_grad}
+    print(f"cut: {med[True]:.2f} s, padded: {med[False]:.2f} s (medians of {a.repeats}); cut/padded "
+          f"{out['ratio']:.2f}x; largest |logprob difference| {diff_lp:.2e}, relative gradient difference "
+          f"{diff_grad:.2e}")
+    if a.json:
+        a.json.parent.mkdir(parents=True, exist_ok=True)
+        a.json.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
