@@ -129,9 +129,9 @@ def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, 
         return run
 
     # the tail columns each row uses: up to its last real token (right padding after it changes nothing before it)
-    used = mask[:, P - 1:].flip(1).cumsum(1).flip(1).gt(0).sum(1).clamp(min=2)
+    used = mask[:, P - 1:].flip(1).cumsum(1).flip(1).gt(0).sum(1).clamp(min=2).tolist()
     budget = checkpoint_tokens if checkpoint else None
-    chunks = length_chunks(used.tolist(), budget) if trim else _even_chunks(G, L - P + 1, budget)
+    chunks = length_chunks(used, budget) if trim else _even_chunks(G, L - P + 1, budget)
     states = torch_checkpoint(prefix_states, use_reentrant=False) if checkpoint else prefix_states()
     # Under gradient checkpointing the model's layers drop a cache (their replay would write it twice), so the
     # forwards are checkpointed whole instead: only the prompt's key/value states are kept between them, and each is
@@ -140,8 +140,7 @@ def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, 
     parts = []
     for chunk in chunks:
         rows = torch.tensor(chunk, device=ids.device)
-        width = max(used[i] for i in chunk) if trim else L - P + 1
-        fn = scored(rows, int(width))
+        fn = scored(rows, max(used[i] for i in chunk) if trim else L - P + 1)
         parts.append(torch_checkpoint(fn, *states, use_reentrant=False) if checkpoint else fn(*states))
     order = torch.tensor([i for chunk in chunks for i in chunk], device=ids.device).argsort()
     logps = torch.cat([lp for lp, _ in parts])[order]
