@@ -400,38 +400,45 @@ def test_shared_prefix_forward_trains_exactly_like_trls_forward(tmp_path, tiny_m
     """A step with each group's prompt run once in the loss forward (the default) gives the weights and the loss of
     the same step with TRL's forward (`shared_prefix_forward: false`), up to float rounding, with gradient
     checkpointing (TRL's default) and without; plain SGD with a large rate, so that the update is linear in the gradient
-    and far above the weights' rounding. The shared
-    path is checked to have run."""
+    and far above the weights' rounding. Two groups, of two tasks with different prompts, both mixed: TRL shuffles the
+    step's rows before the loss forward, and the shared path is checked to have run each group's 4 rows together."""
     from transformers import AutoModelForCausalLM
 
     import reterm.training.grpo as grpo_module
 
     eos = tokenizer.eos_token_id
     ok, fail = (tokenizer.encode(r, add_special_tokens=False) + [eos] for r in (TOUCH_OK, FAIL))
-    shared = []
-    real = grpo_module.shared_prefix_logps
+    import reterm.training.shared_prefix as shared_prefix_module
+
+    shared, together = [], []
+    real, one_prompt = grpo_module.shared_prefix_logps, shared_prefix_module._one_prompt
     monkeypatch.setattr(grpo_module, "shared_prefix_logps", lambda *a, **k: shared.append(real(*a, **k)) or shared[-1])
+    monkeypatch.setattr(shared_prefix_module, "_one_prompt",
+                        lambda model, ids, *a, **k: together.append(ids.size(0)) or one_prompt(model, ids, *a, **k))
+    two = [tasks[0], load_task(harbor_task(tmp_path / "t-other", test_sh=TEST_SH,
+                                           instruction="Please create the file /app/ok now."))]
 
     def step(flag):
         model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
 
-        def one_passes(prompts):
-            return [Generation(*(TOUCH_OK, ok) if i == 0 else (FAIL, fail), _logprobs(model, p, ok if i == 0
+        def half_pass(prompts):  # every other attempt passes: both groups mixed
+            return [Generation(*(TOUCH_OK, ok) if i % 2 == 0 else (FAIL, fail), _logprobs(model, p, ok if i % 2 == 0
                                else fail).tolist(), "stop") for i, p in enumerate(prompts)]
 
-        args = config(tmp_path / str(flag), fork_from="start", per_device_train_batch_size=4, learning_rate=10.0,
+        args = config(tmp_path / str(flag), fork_from="start", per_device_train_batch_size=8, learning_rate=10.0,
                       optim="sgd", shared_prefix_forward=flag, gradient_checkpointing=checkpointing,
                       bf16=False)  # float32 on every CPU: bf16 autocast rounds both forwards differently
-        tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks[:1], processing_class=tokenizer,
-                               backend=get_backend("local"), generate_many=one_passes)
+        tr = ReTermGRPOTrainer(model=model, args=args, tasks=two, processing_class=tokenizer,
+                               backend=get_backend("local"), generate_many=half_pass)
         tr.train()
         loss = [h["loss"] for h in tr.state.log_history if "loss" in h]
         return model, loss
 
     off, loss_off = step(False)
-    assert shared == []
+    assert shared == [] and together == []
     on, loss_on = step(True)
-    assert len(shared) == 1 and shared[0] is not None  # the one group's 4 rows shared their prompt
+    assert len(shared) == 1 and shared[0] is not None
+    assert together == [4, 4]  # each group's rows ran together, wherever the shuffle put them
     assert loss_on == pytest.approx(loss_off, abs=1e-6) and len(loss_on) == 1
     base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
     moved = 0

@@ -14,7 +14,7 @@ import torch
 from trl import GRPOTrainer
 from trl.trainer.utils import add_fused_lm_head
 
-from reterm.training.shared_prefix import full_attention_only, length_chunks, shared_prefix_logps, shared_prompt_runs
+from reterm.training.shared_prefix import full_attention_only, length_chunks, shared_prefix_logps, shared_prompt_groups
 
 PAD = 0
 
@@ -49,12 +49,14 @@ def make_batch(groups, keep, vocab, seed=0):
     return torch.stack(ids), torch.stack(mask).long()
 
 
-def test_runs_are_rows_with_identical_prompt_ids_and_mask():
+def test_groups_are_rows_with_identical_prompt_ids_and_mask_wherever_they_are():
     ids, mask = make_batch([(5, [2, 3]), (7, [1]), (5, [3, 3, 1])], keep=4, vocab=50)
-    assert shared_prompt_runs(ids, mask, ids.size(1) - 4) == [(0, 2), (2, 3), (3, 6)]
+    assert shared_prompt_groups(ids, mask, ids.size(1) - 4) == [[0, 1], [2], [3, 4, 5]]
     mask2 = mask.clone()
     mask2[1, 0] = 1  # the same ids, another mask: not the same prompt
-    assert shared_prompt_runs(ids, mask2, ids.size(1) - 4) == [(0, 1), (1, 2), (2, 3), (3, 6)]
+    assert shared_prompt_groups(ids, mask2, ids.size(1) - 4) == [[0], [1], [2], [3, 4, 5]]
+    perm = torch.tensor([3, 0, 2, 4, 1, 5])  # TRL shuffles a step's rows before the loss forward
+    assert shared_prompt_groups(ids[perm], mask[perm], ids.size(1) - 4) == [[0, 3, 5], [1, 4], [2]]
 
 
 def test_length_chunks_keep_padding_within_the_slack_and_the_budget():
@@ -80,6 +82,9 @@ def test_same_logprobs_entropies_and_gradient_as_trl(tiny_model_dir, batch_size,
     vocab = model.config.vocab_size
     # group of 4 with the longest prompt, a row alone, a group of 3 with a shorter (left-padded) prompt
     ids, mask = make_batch([(40, [9, 5, 1, 7]), (23, [6]), (31, [9, 2, 8])], keep, vocab)
+    # shuffled, as TRL's loss forward gets them: the groups' rows apart (the group of 3 at 0, 4, 6; of 4 at 1, 3, 5, 7)
+    perm = torch.tensor([5, 0, 4, 1, 6, 2, 7, 3])
+    ids, mask = ids[perm], mask[perm]
     completion_mask = mask[:, -keep:].float()
     weights = torch.randn(ids.size(0), keep, generator=torch.Generator().manual_seed(1))
 

@@ -3,8 +3,8 @@
 A group's G rows share their prompt: in ReTerm-GRPO it is the failure state's history (system prompt, instruction,
 the scout's turns and observations: hundreds of tokens), in plain GRPO the task start. TRL's loss forward runs every
 row's whole sequence, so a group's prompt is encoded G times, and on a CPU (no Triton) its fused head also projects
-every prompt position onto the vocabulary only to throw the result away. Here each run of rows with identical prompt
-ids and mask is computed as:
+every prompt position onto the vocabulary only to throw the result away. Here the rows with identical prompt ids and
+mask (wherever they are in the batch: TRL shuffles a step's rows before the loss) are computed together as:
 
 1. the prompt minus its last token, once, at batch 1, keeping its key/value states (with their autograd graph);
 2. those states repeated, and the last prompt token plus the completions fed on top of them, through the same fused
@@ -54,15 +54,15 @@ def full_attention_only(model) -> bool:
     return getattr(cfg, "sliding_window", None) is None or getattr(cfg, "use_sliding_window", True) is False
 
 
-def shared_prompt_runs(input_ids: torch.Tensor, attention_mask: torch.Tensor, prompt_len: int) -> list[tuple[int, int]]:
-    """[start, end) of each maximal run of consecutive rows whose first `prompt_len` ids and mask are identical."""
-    ids, mask = input_ids[:, :prompt_len], attention_mask[:, :prompt_len]
-    runs, start = [], 0
-    for i in range(1, ids.size(0) + 1):
-        if i == ids.size(0) or not (torch.equal(ids[i], ids[start]) and torch.equal(mask[i], mask[start])):
-            runs.append((start, i))
-            start = i
-    return runs
+def shared_prompt_groups(input_ids: torch.Tensor, attention_mask: torch.Tensor, prompt_len: int) -> list[list[int]]:
+    """The rows (indices) of each distinct prompt, in order of first appearance: rows whose first `prompt_len` ids and
+    mask are identical, wherever they are in the batch. TRL shuffles a step's rows before its loss forward
+    (`shuffle_sequence_dict` in `_prepare_inputs`), so a group's rows are seldom next to each other there."""
+    groups: dict[tuple[bytes, bytes], list[int]] = {}
+    ids, mask = input_ids[:, :prompt_len].cpu(), attention_mask[:, :prompt_len].cpu()
+    for i in range(ids.size(0)):
+        groups.setdefault((ids[i].numpy().tobytes(), mask[i].numpy().tobytes()), []).append(i)
+    return list(groups.values())
 
 
 def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logits_to_keep: int,
@@ -71,8 +71,9 @@ def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Te
                         checkpoint_tokens: int = 2048, trim: bool = True
                         ) -> tuple[torch.Tensor, torch.Tensor | None] | None:
     """Per-token logprobs (and entropies) of the last `logits_to_keep` positions of every row, TRL's output, with
-    each run of rows sharing a prompt computed as the module docstring says (at most `batch_size` rows at once, as
-    TRL chunks); rows with a prompt of their own go through `full_forward(ids, mask)` (TRL's method on those rows).
+    the rows sharing a prompt (wherever they are in the batch) computed together as the module docstring says (at most
+    `batch_size` rows at once, as TRL chunks) and put back in their places; rows with a prompt of their own go through
+    `full_forward(ids, mask)` (TRL's method on those rows).
     `model` must carry TRL's fused head (`fused_lm_head=True`). None when no two rows share a prompt (the caller then
     runs TRL's forward on all). `checkpoint`: the model trains with gradient checkpointing (see `_one_prompt`;
     `checkpoint_tokens` bounds each recomputed forward of completions). `trim`: a group's completions run in chunks of
@@ -81,21 +82,23 @@ def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Te
     P = L - logits_to_keep  # the prompt's columns, left-padded to the batch's longest prompt
     if P < 2:
         return None
-    runs = shared_prompt_runs(input_ids, attention_mask, P)
-    if all(j - i == 1 for i, j in runs):
+    groups = shared_prompt_groups(input_ids, attention_mask, P)
+    if all(len(g) == 1 for g in groups):
         return None
     step = batch_size or input_ids.size(0)
-    runs = [(a, min(a + step, j)) for i, j in runs for a in range(i, j, step)]
+    parts = [g[a:a + step] for g in groups for a in range(0, len(g), step)]
     logps, entropies = [], []
-    for i, j in runs:
-        ids, mask = input_ids[i:j], attention_mask[i:j]
-        if j - i == 1:
+    for rows in parts:
+        index = torch.tensor(rows, device=input_ids.device)
+        ids, mask = input_ids[index], attention_mask[index]
+        if len(rows) == 1:
             lp, ent = full_forward(ids, mask)
         else:
             lp, ent = _one_prompt(model, ids, mask, P, autocast, checkpoint, checkpoint_tokens, trim)
         logps.append(lp)
         entropies.append(ent)
-    return torch.cat(logps), (torch.cat(entropies) if compute_entropy else None)
+    order = torch.tensor([i for rows in parts for i in rows], device=input_ids.device).argsort()  # back in place
+    return torch.cat(logps)[order], (torch.cat(entropies)[order] if compute_entropy else None)
 
 
 def _one_prompt(model, ids: torch.Tensor, mask: torch.Tensor, P: int, autocast, checkpoint: bool,
