@@ -132,6 +132,9 @@ def test_groups_masks_and_rewards(tmp_path, fresh_model, tokenizer, tasks, scout
             assert a.reward == (1.0 if tokenizer.decode(trained).startswith(TOUCH_OK) else 0.0)
     adv = out["advantages"].view(-1, 4)
     assert torch.allclose(adv.sum(1), torch.zeros(2), atol=1e-5)  # group-relative
+    widths = cmask.sum(1).tolist()  # each row's completion columns, observations included
+    assert tr._metrics["train"]["reterm/completion_width_max"] == [max(widths)]
+    assert tr._metrics["train"]["reterm/completion_width_mean"] == [pytest.approx(sum(widths) / len(widths))]
 
 
 def test_forks_of_a_group_start_from_the_same_state(tmp_path, fresh_model, tokenizer, tasks, monkeypatch):
@@ -172,7 +175,7 @@ def test_infra_failures_are_masked_not_zero(tmp_path, fresh_model, tokenizer, ta
 
 
 def test_fork_from_start_is_plain_multi_turn_grpo(tmp_path, fresh_model, tokenizer, tasks):
-    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, fork_from="start")
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, fork_from="start", max_recovery_turns=2)
     out = tr._generate_and_score_completions(batch(tasks))
     assert [g.category for g in tr.last_groups] == ["start", "start"]
     assert tr.last_rollout_stats["scouts"] == 0
@@ -186,6 +189,10 @@ def test_fork_from_start_is_plain_multi_turn_grpo(tmp_path, fresh_model, tokeniz
         for r in range(4 * gi, 4 * gi + 4):
             ids = out["prompt_ids"][r][out["prompt_mask"][r].bool()].tolist()
             assert tokenizer.decode(ids) == start
+    # the completion columns the loss forward runs hold the observations between turns, which TRL's lengths leave out
+    widths, sampled = out["completion_mask"].sum(1), (out["completion_mask"] * out["tool_mask"]).sum(1)
+    assert (widths > sampled).any()  # some attempt took a second turn
+    assert tr._metrics["train"]["reterm/completion_width_max"] == [widths.max().item()]
 
 
 def test_a_training_step_changes_the_weights_and_releases_every_sandbox(tmp_path, fresh_model, tokenizer, tasks):

@@ -486,6 +486,12 @@ class ReTermGRPOTrainer(GRPOTrainer):
         if self.args.token_budget_per_step is not None:
             m["reterm/token_budget"].append(self.args.token_budget_per_step)
         valid = [a for g in groups for a in g.attempts if a.reward is not None]
+        # the completion columns the loss forward runs: sampled tokens and the observations between turns (TRL's
+        # completions/*_length count the sampled ones only)
+        widths = [len(a.completion_ids) for g in groups for a in g.attempts]
+        if widths:
+            m["reterm/completion_width_mean"].append(sum(widths) / len(widths))
+            m["reterm/completion_width_max"].append(max(widths))
         m["reterm/attempt_pass_rate"].append(sum(a.passed for a in valid) / len(valid) if valid else 0.0)
         per_cat = defaultdict(list)
         for g in groups:
