@@ -1,14 +1,17 @@
-"""The GRPO loss forward and backward of one micro-batch, its completions cut to their own length or run at the batch's
-padded width (`reterm/training/shared_prefix.py`, `trim`).
+"""The GRPO loss forward and backward of one micro-batch: each group's prompt once and its completions cut to their own
+length, at the batch's padded width, or TRL's own forward (`reterm/training/shared_prefix.py`).
 
     .venv/bin/python benchmarks/loss_forward.py [--repeats 5] [--model smollm2-135m] [--json OUT]
 
 One micro-batch as the comparison's plain GRPO steps make it: 2 groups x G=4 rows, each group's prompt (the task start)
 ~170 tokens, completions of the lengths below (the longest of 8 often twice the mean; the second group as even as
-TRL would make any batch). Each repeat times, one after the other, `shared_prefix_logps` forward + backward with
-`trim` on and off, under gradient checkpointing (TRL's default, as the recipes train) and the machine's bf16 choice
-(reterm/hardware.py), and `--no-checkpointing` without it. Reported: the median of each and their ratio over the
-repeats (the first, a warm-up, left out), and the largest difference of the two's logprobs and gradients.
+TRL would make any batch), the rows shuffled as TRL shuffles a step's rows before its loss forward. Each repeat times,
+one after the other, forward + backward of `shared_prefix_logps` with `trim` on (cut) and off (padded), and of TRL's
+`_get_per_token_logps_and_entropies` on the whole batch (trl: every row's prompt and padding run; what a step ran
+while the shuffle kept the shared-prefix forward from finding a group's rows), under gradient checkpointing (TRL's
+default, as the recipes train) and the machine's bf16 choice (reterm/hardware.py), and `--no-checkpointing` without
+it. Reported: the median of each over the repeats (the first, a warm-up, left out), the ratios, and the largest
+difference of the logprobs and gradients from TRL's.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from reterm.training.shared_prefix import shared_prefix_logps  # noqa: E402
 
 PROMPTS = (172, 168)
 COMPLETIONS = ((519, 120, 150, 90), (190, 160, 60, 200))
+PERM = torch.tensor([5, 0, 6, 1, 7, 3, 4, 2])  # one shuffle of the 8 rows: no two of a group next to each other
 
 
 def batch(vocab: int, seed: int = 0):
@@ -66,42 +70,53 @@ def main() -> int:
     bf16, why = cpu_bf16_choice()
     autocast = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if bf16 else contextlib.nullcontext
     ids, mask, K = batch(model.config.vocab_size)
-    completion_mask = mask[:, -K:].float()
     fake = type("T", (), {"accelerator": type("A", (), {"autocast": staticmethod(autocast), "is_main_process": True})})
 
     def full(i, m):
         lp, ent, _ = GRPOTrainer._get_per_token_logps_and_entropies(fake, model, i, m, K, compute_entropy=True)
         return lp, ent
 
-    def step(trim: bool):
+    ids, mask = ids[PERM], mask[PERM]  # as TRL's loss forward gets them: the groups' rows apart
+    completion_mask = mask[:, -K:].float()
+    arms = {"cut": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint),
+            "padded": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint,
+                                                  trim=False),
+            "trl": lambda: full(ids, mask)}
+
+    def step(arm: str):
         model.zero_grad(set_to_none=True)
         t0 = time.perf_counter()
-        lp, ent = shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint, trim=trim)
+        lp, ent = arms[arm]()
         ((lp * completion_mask).sum() / completion_mask.sum()).backward()
         seconds = time.perf_counter() - t0
         return seconds, lp.detach(), [p.grad.clone() for p in model.parameters() if p.grad is not None]
 
-    times = {True: [], False: []}
+    times: dict[str, list[float]] = {arm: [] for arm in arms}
     diff_lp = diff_grad = 0.0
+    m = completion_mask.bool()
     for r in range(a.repeats + 1):
-        (t_on, lp_on, g_on), (t_off, lp_off, g_off) = step(True), step(False)
+        runs = {arm: step(arm) for arm in arms}
         if r:
-            times[True].append(t_on)
-            times[False].append(t_off)
-        m = completion_mask.bool()
-        diff_lp = max(diff_lp, float((lp_on[m] - lp_off[m]).abs().max()))
-        diff_grad = max(diff_grad, max(float(((x - y).norm() / (y.norm() + 1e-12))) for x, y in zip(g_on, g_off)))
-        print(f"repeat {r}{' (warm-up)' if not r else ''}: cut {t_on:.2f} s, padded {t_off:.2f} s", flush=True)
-    med = {k: statistics.median(v) for k, v in times.items()}
+            for arm, (t, _, _) in runs.items():
+                times[arm].append(t)
+        _, lp_ref, g_ref = runs["trl"]
+        for arm in ("cut", "padded"):
+            _, lp, g = runs[arm]
+            diff_lp = max(diff_lp, float((lp[m] - lp_ref[m]).abs().max()))
+            diff_grad = max(diff_grad, max(float(((x - y).norm() / (y.norm() + 1e-12))) for x, y in zip(g, g_ref)))
+        print(f"repeat {r}{' (warm-up)' if not r else ''}: "
+              + ", ".join(f"{arm} {t:.2f} s" for arm, (t, _, _) in runs.items()), flush=True)
+    med = {arm: statistics.median(v) for arm, v in times.items()}
     real = sum(PROMPTS) + sum(sum(c) for c in COMPLETIONS)
     out = {"model": a.model, "bf16": bf16, "bf16_why": why, "checkpointing": checkpoint, "repeats": a.repeats,
-           "completions": COMPLETIONS, "prompts": PROMPTS, "real_tokens": real,
+           "completions": COMPLETIONS, "prompts": PROMPTS, "row_order": PERM.tolist(), "real_tokens": real,
            "padded_completion_tokens": len(ids) * K,
-           "cut_s": times[True], "padded_s": times[False], "cut_median_s": med[True], "padded_median_s": med[False],
-           "ratio": med[True] / med[False], "max_logprob_diff": diff_lp, "max_relative_grad_diff": diff_grad}
-    print(f"cut: {med[True]:.2f} s, padded: {med[False]:.2f} s (medians of {a.repeats}); cut/padded "
-          f"{out['ratio']:.2f}x; largest |logprob difference| {diff_lp:.2e}, relative gradient difference "
-          f"{diff_grad:.2e}")
+           **{f"{arm}_s": v for arm, v in times.items()}, **{f"{arm}_median_s": v for arm, v in med.items()},
+           "cut_over_padded": med["cut"] / med["padded"], "cut_over_trl": med["cut"] / med["trl"],
+           "max_logprob_diff_from_trl": diff_lp, "max_relative_grad_diff_from_trl": diff_grad}
+    print(f"cut {med['cut']:.2f} s, padded {med['padded']:.2f} s, trl {med['trl']:.2f} s (medians of {a.repeats}); "
+          f"cut/padded {out['cut_over_padded']:.2f}x, cut/trl {out['cut_over_trl']:.2f}x; largest |logprob "
+          f"difference| from TRL's {diff_lp:.2e}, relative gradient difference {diff_grad:.2e}")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps(out, indent=1))
