@@ -51,7 +51,8 @@ def batch(vocab: int, seed: int = 0):
             ids.append(torch.cat([torch.zeros(P - plen, dtype=torch.long), prompt, comp,
                                   torch.zeros(K - clen, dtype=torch.long)]))
             mask.append(torch.cat([torch.zeros(P - plen), torch.ones(plen + clen), torch.zeros(K - clen)]))
-    return torch.stack(ids), torch.stack(mask).long(), K
+    # shuffled, as TRL's loss forward gets them: the groups' rows apart
+    return torch.stack(ids)[PERM], torch.stack(mask).long()[PERM], K
 
 
 def main() -> int:
@@ -76,7 +77,6 @@ def main() -> int:
         lp, ent, _ = GRPOTrainer._get_per_token_logps_and_entropies(fake, model, i, m, K, compute_entropy=True)
         return lp, ent
 
-    ids, mask = ids[PERM], mask[PERM]  # as TRL's loss forward gets them: the groups' rows apart
     completion_mask = mask[:, -K:].float()
     arms = {"cut": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint),
             "padded": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint,
