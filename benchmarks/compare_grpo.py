@@ -34,6 +34,7 @@ alike (`clustered_interval`); the paired tests sum each unit's counts over the s
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -154,6 +155,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
                 run_tasks(heldout, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp), a.concurrency,
                           lambda row: done(held, row), samples=a.samples)
                 rows = [json.loads(line) for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
+                held_trajectories = (Path(tmp) / "trajectories.jsonl").read_bytes()
     finally:
         policy.close()
     passed = sum(bool(r["passed"]) for r in rows if not r.get("infra_error"))
@@ -177,6 +179,8 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     # what every recovery attempt did (commands, why it ended), to read beside the counts; the counts stay in `out`
     out.with_suffix(".attempts.jsonl").write_text("".join(json.dumps(a) + "\n" for a in recovery["attempts"]))
+    # and every held-out episode (messages, commands, tokens), to read why a task family's pass@1 moved
+    out.with_suffix(".heldout.jsonl.gz").write_bytes(gzip.compress(held_trajectories))
     tmp_out = out.with_suffix(".tmp")
     tmp_out.write_text(json.dumps(result, indent=1) + "\n")
     os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust

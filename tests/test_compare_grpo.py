@@ -5,6 +5,7 @@ checkpoint evaluated, one table and one chart; a second run of the same command 
 from __future__ import annotations
 
 import importlib.util
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -118,6 +119,8 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     assert "| plain-s0 | 1 | " in runs and "| reterm-first-s0 | 1 | " in runs
     attempts = [json.loads(x) for x in (out / "eval/plain-s0/step-1.attempts.jsonl").read_text().splitlines()]
     assert len(attempts) == 2 and all("commands" in a and a["stop_reason"] for a in attempts)
+    held = gzip.decompress((out / "eval/plain-s0/step-1.heldout.jsonl.gz").read_bytes()).decode().splitlines()
+    assert len(held) == 2 and all(json.loads(x)["messages"] for x in held)  # 2 held-out tasks x 1 sample
 
     done = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.name == "DONE" or p.suffix == ".json"
             and "eval" in p.parts}
