@@ -23,7 +23,8 @@ skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by 
 seed 1), and the reports are rewritten as each run ends. Evaluations use a fixed sampling seed, so every checkpoint
 meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes `-`, as in
 runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json; a finished run's optimizer states
-are deleted), eval/<method>-s<seed>/step-<n>.json, design.md (written before the first run: what difference the
+are deleted), eval/<method>-s<seed>/step-<n>.json (with step-<n>.attempts.jsonl, what each recovery attempt did, and
+step-<n>.heldout.jsonl.gz, every held-out episode), design.md (written before the first run: what difference the
 paired test can detect, from the start's own per-state rates), table.md (rows per method and step, then every method
 paired against the first on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and
 where the groups were flat, by category), results.json, compare.png.
