@@ -209,7 +209,8 @@ def test_an_engine_killed_mid_run_fails_only_its_trials_and_leaks_nothing(scratc
         killer.join()
         rows = [json.loads(l) for l in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
         failed = [r for r in rows if r["infra_error"]]
-        assert 1 <= len(failed) <= 4 and all(scratch.url in r["infra_error"] for r in failed), failed
+        assert 1 <= len(failed) <= 4 and all(scratch.url in r["infra_error"] for r in failed), \
+            [(r["task_id"], r["infra_error"]) for r in failed]
         assert all(r["reward"] is None for r in failed)
         assert summary["n"] == 12 and summary["n_passed"] == 12 - len(failed)
         # the killed engine's trials were reported within 10 s of the kill, and took no new work after it

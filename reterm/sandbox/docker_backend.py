@@ -87,7 +87,10 @@ class _ExecSocketChannel:
                 r, _, _ = select.select([self._sock], [], [], remaining)
                 if not r:
                     return None
-            chunk = self._sock.recv(1 << 16)
+            try:
+                chunk = self._sock.recv(1 << 16)
+            except OSError:  # reset: the engine died with our bytes unread (a unix socket says so, not EOF)
+                return b""
             if not chunk:
                 return b""
             self._raw += chunk
