@@ -293,7 +293,11 @@ class PersistentShell:
             start = time.monotonic()
             line = (f"head -c {len(data)} | {{ {command}; __rt_rc=$?; cat >/dev/null; exit $__rt_rc; }}; "
                     f"printf '\\036RD{token}:%d\\036\\n' ${{PIPESTATUS[1]}}\n")
-            self._channel.write(line.encode("utf-8", errors="surrogateescape") + data)
+            try:
+                self._channel.write(line.encode("utf-8", errors="surrogateescape") + data)
+            except OSError:  # the stream broke: restart (which says so if the engine is gone), never re-feed
+                self.restart()
+                raise SandboxError("the shell's stream broke while data was fed to it; the shell was restarted")
             return self._collect(token, start, timeout, False, None, keep_state=True)
 
     def _collect(self, token: str, start: float, timeout: float, restarted: bool, cap: int | None,
