@@ -6,7 +6,8 @@
 Every field of `ReTermGRPOConfig` (TRL's GRPOConfig + the rollout's settings; see reterm/training/grpo.py) and of
 TRL's `ModelConfig` can be set in the YAML or on the command line. The tasks are a bundled suite split
 (`--suite basic --suite_split train`) or a directory of task dirs (`--suite path/to/tasks`).
-`--resume_from_checkpoint true` continues the run from the newest checkpoint in `output_dir`.
+`--resume_from_checkpoint true` continues the run from the newest checkpoint in `output_dir`; `--stop_after_step N`
+ends it after step N's checkpoint (evaluate it, then continue with the same command less that flag).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from reterm.models import load_model_and_tokenizer  # noqa: E402
 from reterm.options import DEFAULT_MODEL, select_tasks  # noqa: E402
 from reterm.tasks import TaskError  # noqa: E402
 from reterm.sandbox import SandboxError  # noqa: E402
-from reterm.training.common import RecipeError, require_platform, resume_checkpoint, setup_wandb  # noqa: E402
+from reterm.training.common import (RecipeError, StopAfterStep, checkpoint_step, require_platform,  # noqa: E402
+                                    resume_checkpoint, setup_wandb)
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
 from reterm import stopping
 
@@ -64,7 +66,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if resume:
         log.info("resuming from %s", resume)
+    if args.stop_after_step:
+        done = checkpoint_step(resume)
+        if done >= args.stop_after_step:
+            log.info("stop_after_step %d: %s already holds step %d; nothing to train", args.stop_after_step, resume,
+                     done)
+            return 0
+        trainer.add_callback(StopAfterStep(args.stop_after_step))
     trainer.train(resume_from_checkpoint=resume)
+    if args.stop_after_step and trainer.state.global_step < args.max_steps:  # a checkpoint, not the run's model
+        log.info("stopped after step %d of %d (checkpoint-%d); --resume_from_checkpoint true continues",
+                 trainer.state.global_step, args.max_steps, trainer.state.global_step)
+        return 0
     trainer.save_model(args.output_dir)
     if trainer.accelerator.is_main_process:
         trainer.processing_class.save_pretrained(args.output_dir)

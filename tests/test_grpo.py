@@ -22,7 +22,7 @@ from conftest import get_backend, harbor_task
 from reterm.agent.policy import Generation
 from reterm.tasks import load_task
 from reterm.sandbox.base import Snapshot
-from reterm.training.common import recipe_settings
+from reterm.training.common import StopAfterStep, recipe_settings
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer, task_row
 from reterm.training.lockstep import GenerationFailed
 from reterm.training.rollout import behaviour_penalties
@@ -229,17 +229,6 @@ class _Census(TrainerCallback):
         self.fn()
 
 
-class _StopAt(TrainerCallback):
-    """Stops training after `step` (as a crash would, once the checkpoint is written)."""
-
-    def __init__(self, step):
-        self.step = step
-
-    def on_save(self, args, state, control, **kw):
-        if state.global_step >= self.step:
-            control.should_training_stop = True
-
-
 def test_resumed_run_matches_uninterrupted_run(tmp_path, tiny_model_dir, tokenizer, tasks):
     from transformers import AutoModelForCausalLM
 
@@ -247,7 +236,7 @@ def test_resumed_run_matches_uninterrupted_run(tmp_path, tiny_model_dir, tokeniz
         model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
         tr = trainer_for(out, model, tokenizer, tasks, max_steps=3, save_strategy="steps", save_steps=1)
         if stop_at:
-            tr.add_callback(_StopAt(stop_at))
+            tr.add_callback(StopAfterStep(stop_at))
         tr.train(resume_from_checkpoint=resume)
         return model, tr
 
@@ -321,7 +310,7 @@ def test_resumed_run_matches_uninterrupted_run_with_scouts_run_ahead(tmp_path, t
         tr = trainer_for(out, model, tokenizer, tasks, first_turn=[FAIL], max_steps=4, save_strategy="steps",
                          save_steps=0.5)
         if stop_at:
-            tr.add_callback(_StopAt(stop_at))
+            tr.add_callback(StopAfterStep(stop_at))
         tr.train(resume_from_checkpoint=resume)
         return model, tr
 
@@ -337,6 +326,31 @@ def test_resumed_run_matches_uninterrupted_run_with_scouts_run_ahead(tmp_path, t
     # the resumed run's log history starts with the checkpoint's two steps
     assert _logged(tr_full, "reward") == _logged(tr_res, "reward") and len(_logged(tr_res, "reward")) == 4
     assert _logged(tr_full, "reterm/scouts") == _logged(tr_res, "reterm/scouts")
+
+
+def test_a_run_stopped_after_a_step_saves_it_and_scouts_nothing_past_it(tmp_path, tiny_model_dir, tokenizer):
+    """stop_after_step 2 of 4, no checkpoint on the schedule (save_strategy no): the run ends after step 2 with a
+    checkpoint of it, and step 2 scouts nothing ahead for step 3 (the run that continues scouts that step itself); the
+    uninterrupted run's step 2 does scout ahead."""
+    from transformers import AutoModelForCausalLM
+
+    tasks = [make_task(tmp_path, f"t-{c}") for c in "abcdef"]
+
+    def run(out, stop=0):
+        tr = trainer_for(out, AutoModelForCausalLM.from_pretrained(tiny_model_dir), tokenizer, tasks,
+                         first_turn=[FAIL], max_steps=4, save_strategy="no", stop_after_step=stop)
+        if stop:
+            tr.add_callback(StopAfterStep(stop))
+        tr.train()
+        return tr
+
+    full = run(tmp_path / "full")
+    assert _logged(full, "reterm/scouts_ahead")[:2] == [2, 2]
+    part = run(tmp_path / "part", stop=2)
+    assert part.state.global_step == 2 and _logged(part, "reterm/scouts_ahead") == [2, 0]
+    assert [p.name for p in (tmp_path / "part" / "out").glob("checkpoint-*")] == ["checkpoint-2"]
+    with pytest.raises(ValueError, match="stop_after_step must be between 0"):
+        config(tmp_path / "bad", max_steps=4, stop_after_step=5)
 
 
 def test_peekable_hands_out_the_same_batches_and_sees_ahead():

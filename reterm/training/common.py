@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from transformers import TrainerCallback
 from trl import SFTConfig
 
 from reterm.hardware import CpuPrecisionMixin
@@ -90,6 +91,26 @@ def require_platform(argv: list[str]) -> None:
 class ReTermSFTConfig(CpuPrecisionMixin, SFTConfig):
     """TRL's SFTConfig, except that on a CPU an unset `bf16` follows the processor (reterm.hardware) instead of
     defaulting to True: emulated bf16 made an SFT step ~20x slower on AVX2-only CPUs."""
+
+
+class StopAfterStep(TrainerCallback):
+    """Ends training after optimizer step `step` with a checkpoint of it, as an interruption there would (the run
+    continues from it with `resume_from_checkpoint`; the learning-rate schedule still spans `max_steps`)."""
+
+    def __init__(self, step: int):
+        self.step = step
+
+    def on_step_end(self, args, state, control, **kw):
+        if state.global_step >= self.step:
+            control.should_save = True
+            control.should_training_stop = True
+        return control
+
+
+def checkpoint_step(path: str | None) -> int:
+    """The optimizer step a checkpoint folder (`checkpoint-N`) holds; 0 for none."""
+    m = re.fullmatch(r"checkpoint-(\d+)", Path(path).name) if path else None
+    return int(m.group(1)) if m else 0
 
 
 def setup_wandb(report_to, output_dir: str) -> None:

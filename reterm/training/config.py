@@ -92,6 +92,10 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
     vllm_sync_tolerance: float = field(default=0.1, metadata={
         "help": "The largest mean |logprob difference| the sync check accepts: float32 engines agree to ~1e-5 "
                 "(benchmarks/RESULTS.md); a bfloat16 engine beside a float32 model to a few hundredths."})
+    stop_after_step: int = field(default=0, metadata={
+        "help": "Stop after this optimizer step, its checkpoint saved, as an interruption would: the run continues "
+                "with --resume_from_checkpoint true, on the schedule of max_steps (a run evaluated as it trains). "
+                "0: train to max_steps."})
     docker_hosts: str | None = field(default=None, metadata={
         "help": "Docker backend: a pool of engines 'URL[=CAPACITY],...' (unix://, tcp:// with TLS from "
                 "DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, ssh://); default RETERM_DOCKER_HOSTS, else DOCKER_HOST."})
@@ -113,6 +117,9 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
                 raise ValueError(f"{name} must be >= 1; got {getattr(self, name)}")
         if self.refill_tries < 0:
             raise ValueError(f"refill_tries must be >= 0; got {self.refill_tries}")
+        if self.stop_after_step < 0 or (self.max_steps > 0 and self.stop_after_step > self.max_steps):
+            raise ValueError(f"stop_after_step must be between 0 (no stop) and max_steps = {self.max_steps}; "
+                             f"got {self.stop_after_step}")
         if self.token_budget_per_step is not None and self.token_budget_per_step < 1:
             raise ValueError(f"token_budget_per_step must be >= 1 (or unset); got {self.token_budget_per_step}")
         if self.vllm_sync_tolerance <= 0:

@@ -35,7 +35,8 @@ generation round per step; merged, it costs a few more rows (the forks of a stat
 once, as the scout's own key/value states went with the previous step's policy). The next step's forks then start
 from states a policy one update older reached (the attempts, the trained completions, are still sampled from the
 current weights). No
-look-ahead across a scheduled checkpoint or evaluation (save_steps, eval_steps), the end of an epoch or the last step:
+look-ahead across a scheduled checkpoint or evaluation (save_steps, eval_steps), the end of an epoch, the last step or
+`stop_after_step`:
 a run resumed from a checkpoint scouts its first step itself, as the uninterrupted run did. (A checkpoint a callback
 asks for at another step cannot be foreseen; a run resumed from one scouts its first step afresh, so its first step
 differs from the uninterrupted run's.) The next step's scout tokens are sampled, logged (`reterm/sampled_tokens`,
@@ -216,8 +217,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
         if every != args.gradient_accumulation_steps:
             return None
         nxt = self.state.global_step + 1  # the step whose rollout follows this one
-        if nxt >= self.state.max_steps:
-            return None
+        if nxt >= self.state.max_steps or (args.stop_after_step and nxt >= args.stop_after_step):
+            return None  # the run ends (or stops to be resumed) first
         # the Trainer's own schedule (TrainerState: a fraction in the arguments is a number of steps here)
         save_steps, eval_steps = getattr(self.state, "save_steps", 0), getattr(self.state, "eval_steps", 0)
         if args.save_strategy == "steps" and save_steps and nxt % save_steps == 0:
