@@ -4,7 +4,7 @@ instances, and write one table (with paired tests) and one chart.
 
     .venv/bin/python benchmarks/compare_grpo.py --sft runs/main/sft2 --bench runs/compare/bench \
         --split compare_instances --samples 4 -k 4 --out runs/compare/arms --steps 100 --eval-every 20 --seeds 0 1 \
-        --methods plain reterm:first:skip [--learning-rates 1e-5 3e-5 | --lr-from SWEEP/chosen_lr.json] \
+        --methods plain reterm:first:skip [--reference plain] [--learning-rates 1e-5 3e-5 | --lr-from FILE] \
         [--policy auto|vllm|transformers] [--token-budget 3072] [--report-only]
 
 (recipes/configs/smollm2-135m/compare_job.yaml runs the whole experiment: benchmarks, sweep, arms.)
@@ -19,14 +19,15 @@ the recipe under a launcher. `--learning-rates` makes a sweep (every method at e
 winner by `choose_lr`'s rule); `--lr-from` trains at a sweep's choice.
 
 Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
-skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by seed (every method's seed 0, then
-seed 1), and the reports are rewritten as each run ends. Evaluations use a fixed sampling seed, so every checkpoint
+skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by seed (every method's seed 0, in the
+order of --methods, then seed 1). A run stops at every --eval-every steps (`--stop_after_step`), its checkpoint is
+evaluated and the reports are rewritten, and it continues exactly where it stopped: the curves grow as the runs do. Evaluations use a fixed sampling seed, so every checkpoint
 meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes `-`, as in
 runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json; a finished run's optimizer states
 are deleted), eval/<method>-s<seed>/step-<n>.json (with step-<n>.attempts.jsonl, what each recovery attempt did, and
 step-<n>.heldout.jsonl.gz, every held-out episode), design.md (written before the first run: what difference the
 paired test can detect, from the start's own per-state rates), table.md (rows per method and step, then every method
-paired against the first on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and
+paired against the reference (--reference, default the first) on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and
 where the groups were flat, by category), results.json, compare.png.
 Intervals are 95% intervals over attempts pooled across seeds, counting a state's attempts (a task's samples) as
 alike (`clustered_interval`); the paired tests sum each unit's counts over the seeds both methods have.
@@ -76,10 +77,18 @@ def arm_name(method: str, lr: float | None = None) -> str:
     return method if lr is None else f"{method}@lr{lr:g}"
 
 
-def train(a, method: str, seed: int, lr: float | None = None) -> Path:
-    """One training run (skipped when done, resumed from its newest checkpoint when interrupted)."""
+def stops(steps: int, every: int) -> list[int]:
+    """Where a run pauses to be evaluated: every `every` steps, and its last step."""
+    return [*range(every, steps, every), steps]
+
+
+def train(a, method: str, seed: int, lr: float | None = None, until: int | None = None) -> Path:
+    """One training run up to step `until` (default: its last; skipped when done, resumed from its newest checkpoint
+    when interrupted). A run stopped before its last step keeps `checkpoint-<until>` and the schedule of --steps: the
+    next call continues it exactly, as after an interruption."""
     run = a.out / "runs" / run_name(method, seed, lr)
-    if (run / "DONE").exists():
+    until = a.steps if until is None else until
+    if (run / "DONE").exists() or (until < a.steps and (run / f"checkpoint-{until}" / "trainer_state.json").exists()):
         return run
     argv = ["--config", str(a.config), "--model_name_or_path", str(a.sft), "--output_dir", str(run),
             *method_args(method), "--seed", str(seed), "--max_steps", str(a.steps), "--save_strategy", "steps",
@@ -87,11 +96,13 @@ def train(a, method: str, seed: int, lr: float | None = None) -> Path:
             "--report_to", "none",
             "--resume_from_checkpoint", "true", "--refill_tries", str(a.refill_tries),
             *(["--token_budget_per_step", str(a.token_budget)] if a.token_budget else []), *a.recipe_args,
-            *(["--learning_rate", f"{lr:g}"] if lr is not None else [])]
+            *(["--learning_rate", f"{lr:g}"] if lr is not None else []),
+            *(["--stop_after_step", str(until)] if until < a.steps else [])]
     cmd = [*shlex.split(a.launch), str(RECIPE), *argv] if a.launch else [sys.executable, str(RECIPE), *argv]
     print(f"train {run.name}: {shlex.join(cmd)}", flush=True)
     subprocess.run(cmd, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    (run / "DONE").write_text("")
+    if until == a.steps:
+        (run / "DONE").write_text("")
     return run
 
 
@@ -346,6 +357,25 @@ def chart(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
+def sweep_choice(path: Path, error) -> float:
+    """The learning rate a sweep chose: its chosen_lr.json, or a YAML record of it (compare_lr.yaml); `error` is
+    called with a message naming the file and key when it is missing or not a positive number."""
+    import yaml
+
+    try:
+        rec = yaml.safe_load(path.read_text())  # JSON is YAML
+    except (OSError, yaml.YAMLError) as e:
+        error(f"--lr-from {path}: {e}")
+    try:
+        rate = float(rec["learning_rate"])
+    except (TypeError, KeyError, ValueError):
+        rate = 0.0
+    if not rate > 0:
+        error(f"--lr-from {path}: `learning_rate` must be a positive number; got "
+              f"{rec.get('learning_rate') if isinstance(rec, dict) else rec!r}")
+    return rate
+
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sft", type=Path, required=True, help="the SFT checkpoint every method starts from")
@@ -353,7 +383,10 @@ def parse_args(argv=None):
                     help="a frozen recovery benchmark (reterm recovery-bench build)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the GRPO recipe YAML every method shares")
-    ap.add_argument("--methods", nargs="+", default=["plain", "reterm:first"])
+    ap.add_argument("--methods", nargs="+", default=["plain", "reterm:first"],
+                    help="the methods, in the order each seed trains them")
+    ap.add_argument("--reference", default=None,
+                    help="the method every other is paired against (default: the first of --methods)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--eval-every", type=int, default=5)
@@ -373,7 +406,8 @@ def parse_args(argv=None):
                     help="the engine of the evaluations (auto: vLLM where installed)")
     ap.add_argument("--learning-rates", type=float, nargs="+", default=None,
                     help="a sweep: every method at each rate; chosen_lr.json says which won (see choose_lr)")
-    ap.add_argument("--lr-from", type=Path, default=None, help="train at the rate a sweep chose (its chosen_lr.json)")
+    ap.add_argument("--lr-from", type=Path, default=None,
+                    help="train at the rate a sweep chose (its chosen_lr.json, or a YAML record of it)")
     ap.add_argument("--report-only", action="store_true", help="train nothing: report the finished runs")
     ap.add_argument("--eval-seed", type=int, default=1234)
     ap.add_argument("--launch", default="", help="launcher prefix, e.g. 'accelerate launch --config_file X'")
@@ -381,12 +415,17 @@ def parse_args(argv=None):
     a = ap.parse_args(argv)
     if a.steps < 1 or a.eval_every < 1 or not a.seeds:
         ap.error("--steps and --eval-every must be >= 1, and at least one seed is needed")
+    if a.save_every is not None and (a.save_every < 1 or a.eval_every % a.save_every):
+        ap.error(f"--save-every {a.save_every} must divide --eval-every {a.eval_every}: a run stops at each "
+                 f"evaluation and resumes exactly only from a checkpoint its schedule has")
     for m in a.methods:
         method_args(m)
+    if a.reference is not None and a.reference not in a.methods:
+        ap.error(f"--reference {a.reference} is not one of --methods ({' '.join(a.methods)})")
     if a.learning_rates and a.lr_from:
         ap.error("--learning-rates (a sweep) and --lr-from (a sweep's choice) exclude each other")
-    if a.lr_from and not a.lr_from.exists():
-        ap.error(f"--lr-from: {a.lr_from} does not exist")
+    if a.lr_from:
+        a.lr_from_rate = sweep_choice(a.lr_from, ap.error)
     if a.policy == "auto":
         import importlib.util
         a.policy = "vllm" if importlib.util.find_spec("vllm") is not None else "transformers"
@@ -514,7 +553,8 @@ def choose_lr(rows: list[dict], lrs: list[float]) -> dict:
 
 
 def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], final: bool = True) -> str:
-    """table.md (rows per arm and step, pooled over seeds; then the paired tests of every arm against the first),
+    """table.md (rows per arm and step, pooled over seeds; then the paired tests of every arm against the reference,
+    --reference or the first),
     runs.md, results.json and compare.png from what is evaluated so far; a sweep's chosen_lr.json only when every
     run of it is (`final`)."""
     rows = [{"method": "sft", "step": 0, **pooled([start])}]
@@ -528,8 +568,11 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
             training = {k: sum(x[k] for x in logs) / len(logs) for k in logs[0]} if logs else {}
             rows.append({"method": arm_name(method, lr), "lr": lr, "step": step,
                          **pooled([r["evals"][step] for r in at]), "training": training})
-    ref = arm_name(*arms[0])
-    tests = [t for method, lr in arms[1:] for step in sorted({r["step"] for r in rows if r["step"]})
+    reference = getattr(a, "reference", None)
+    first = next((arm for arm in arms if arm[0] == reference), arms[0])
+    ref = arm_name(*first)
+    tests = [t for method, lr in arms if (method, lr) != first
+             for step in sorted({r["step"] for r in rows if r["step"]})
              if (t := paired(per_run, ref, arm_name(method, lr), step))]
     md = table(rows) + ("\n## Paired tests\n\n" + paired_table(tests) if tests else "")
     (a.out / "table.md").write_text(md)
@@ -551,7 +594,7 @@ def main(argv=None) -> int:
     settings = eval_settings(a.config, a.recipe_args)
     lrs: list[float | None] = list(a.learning_rates) if a.learning_rates else [None]
     if a.lr_from:
-        lrs = [json.loads(a.lr_from.read_text())["learning_rate"]]
+        lrs = [a.lr_from_rate]
         print(f"learning rate {lrs[0]:g}, chosen by the sweep ({a.lr_from})", flush=True)
     arms = [(m, lr) for lr in lrs for m in a.methods]
     a.out.mkdir(parents=True, exist_ok=True)
@@ -566,14 +609,17 @@ def main(argv=None) -> int:
             run = a.out / "runs" / run_name(method, seed, lr)
             if a.report_only and not (run / "DONE").exists():
                 continue
-            run = train(a, method, seed, lr)
-            evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / run.name / f"step-{step}.json", settings,
-                                                 heldout)
-                                  for step, d in checkpoints(run, a.steps, a.eval_every).items()}
-            per_run[run.name] = {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed,
-                                 "evals": evals, "training": training_log(run), "groups": group_categories(run)}
+            # trained to each evaluation point and evaluated there before it goes on: the curve grows as the run
+            # does, and a run cut off (a session's end, a lost machine) has its evaluated steps reported
+            for until in ([a.steps] if a.report_only else stops(a.steps, a.eval_every)):
+                train(a, method, seed, lr, until)
+                evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / run.name / f"step-{step}.json", settings,
+                                                     heldout)
+                                      for step, d in checkpoints(run, a.steps, a.eval_every).items()}
+                per_run[run.name] = {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed,
+                                     "evals": evals, "training": training_log(run), "groups": group_categories(run)}
+                report(a, start, per_run, arms, final=False)  # partial results as each evaluation ends
             prune(run, a.steps, a.eval_every)
-            report(a, start, per_run, arms, final=False)  # partial results as each run ends
     md = report(a, start, per_run, arms, final=not a.report_only)
     print(md)
     print(f"wrote {a.out / 'table.md'}, {a.out / 'runs.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}"

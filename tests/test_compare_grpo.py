@@ -96,8 +96,9 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     failing = ReplayPolicy(["```bash\ncd /app && cat /app/notes.txt\n```", "TASK_COMPLETE"], tokenizer)
     rb.build(failing, [task], get_backend("local"), tmp_path / "bench", EpisodeConfig(max_turns=2))
     out = tmp_path / "cmp"
-    argv = ["--sft", str(tiny_model_dir), "--bench", str(tmp_path / "bench"), "--out", str(out), "--steps", "1",
-            "--eval-every", "1", "--seeds", "0", "--methods", "plain", "reterm:first", "--max-heldout", "2",
+    argv = ["--sft", str(tiny_model_dir), "--bench", str(tmp_path / "bench"), "--out", str(out), "--steps", "2",
+            "--eval-every", "1", "--seeds", "0", "--methods", "reterm:first", "plain", "--reference", "plain",
+            "--max-heldout", "2",
             "-k", "2", "--token-budget", "256", "--refill-tries", "2", "--concurrency", "2",
             "--policy", "transformers",
             "--", "--max_new_tokens_per_turn", "8", "--max_scout_turns", "1", "--max_recovery_turns", "1",
@@ -105,7 +106,16 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     assert cmp.main(argv) == 0
     res = json.loads((out / "results.json").read_text())
     rows = {(r["method"], r["step"]): r for r in res["rows"]}
-    assert set(rows) == {("sft", 0), ("plain", 1), ("reterm:first", 1)}
+    assert set(rows) == {("sft", 0), ("plain", 1), ("reterm:first", 1), ("plain", 2), ("reterm:first", 2)}
+    for name in ("plain-s0", "reterm-first-s0"):  # stopped after step 1, evaluated there, then resumed to step 2
+        run, ev = out / "runs" / name, out / "eval" / name
+        assert (run / "DONE").exists() and json.loads((run / "checkpoint-2/trainer_state.json").read_text())[
+            "global_step"] == 2
+        assert (ev / "step-1.json").stat().st_mtime < (run / "checkpoint-2/trainer_state.json").stat().st_mtime
+        assert res["runs"][name]["training"]["steps"] == 2
+    assert [(t["arm"], t["against"]) for t in res["paired"]] == [("reterm:first", "plain")] * 2
+    # ReTerm-GRPO's seed trained first, as listed
+    assert (out / "runs/reterm-first-s0/DONE").stat().st_mtime < (out / "runs/plain-s0/DONE").stat().st_mtime
     for r in rows.values():
         assert r["overall"]["n"] == 2 and r["pass@1"]["n"] == 2  # 1 state x k=2, 2 held-out tasks x 1 sample
         lo, hi = r["overall"]["ci95"]
@@ -113,10 +123,10 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     for name in ("plain-s0", "reterm-first-s0"):
         assert res["runs"][name]["training"]["sampled_tokens_mean"] > 0  # the budget used, logged for both
     table = (out / "table.md").read_text()
-    assert "| plain | 1 | 1 |" in table and "| reterm:first | 1 | 1 |" in table
+    assert "| plain | 2 | 1 |" in table and "| reterm:first | 2 | 1 |" in table
     assert (out / "compare.png").read_bytes()[:4] == b"\x89PNG"
     runs = (out / "runs.md").read_text()
-    assert "| plain-s0 | 1 | " in runs and "| reterm-first-s0 | 1 | " in runs
+    assert "| plain-s0 | 2 | " in runs and "| reterm-first-s0 | 2 | " in runs
     attempts = [json.loads(x) for x in (out / "eval/plain-s0/step-1.attempts.jsonl").read_text().splitlines()]
     assert len(attempts) == 2 and all("commands" in a and a["stop_reason"] for a in attempts)
     held = gzip.decompress((out / "eval/plain-s0/step-1.heldout.jsonl.gz").read_bytes()).decode().splitlines()
@@ -183,6 +193,10 @@ def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_
     assert rec["p_value"] == pytest.approx(2 / 2 ** 9, abs=1e-4)  # 9 states differ, all one way: exact
     assert test["pass@1"]["units"] == 2 and test["recovery by task"]["units"] == 12  # one state a task here
     assert "## Paired tests" in md and "| reterm:first:skip | plain | 20 | 0,1 | recovery | 12 states |" in md
+    # ReTerm-GRPO trained first (listed first), plain GRPO still the reference: the same test, the same way round
+    a.reference = "plain"
+    cmp.report(a, plain, per_run, [("reterm:first:skip", None), ("plain", None)])
+    assert json.loads((tmp_path / "results.json").read_text())["paired"] == res["paired"]
 
     # the sweep: (recovery + pass@1) / 2 at the last step, mean over methods; ties go to the larger rate
     rows = [{"lr": lr, "step": 10, "overall": {"rate": rec_}, "pass@1": {"rate": p}}
@@ -230,30 +244,51 @@ def test_states_of_one_task_instance_are_tested_together():
 
 
 def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_path):
-    """recipes/configs/smollm2-135m/compare_job.yaml: the learning-rate sweep and the arms pass the same recipe
-    arguments, so both train and are evaluated with the same turn limits (6-turn recovery attempts: this start's
-    failures need a fix and a rerun or two), and the arms read the sweep's choice; every stage's command resolves and
-    compare_grpo accepts it."""
+    """recipes/configs/smollm2-135m/compare_job.yaml and compare_sweep.yaml: the learning-rate sweep and the arms pass
+    the same recipe arguments (the sweep takes the compare job's settings), so both train and are evaluated with the
+    same turn limits (6-turn recovery attempts: this start's failures need a fix and a rerun or two); the arms train
+    at the rate compare_lr.yaml keeps, ReTerm-GRPO first, paired against plain GRPO; every stage's command resolves
+    and compare_grpo accepts it."""
     job_mod = _load("main_job", "recipes/main_job.py")
     cmp = _compare()
     start = tmp_path / "sft2"
     start.mkdir()
-    job = job_mod.load_job(ROOT / "recipes/configs/smollm2-135m/compare_job.yaml", run_dir=str(tmp_path / "run"),
-                           overrides=[f"start={start}", "engine=transformers"])
-    argv = {s.name: job_mod.resolve(job, s) for s in job.stages}
-    assert list(argv) == ["bench", "val_bench", "lr_sweep", "arms"]
-    for name in ("val_bench", "bench"):
-        (tmp_path / "run" / name / "states").mkdir(parents=True)
-    (tmp_path / "run" / "lr_sweep").mkdir()
-    (tmp_path / "run" / "lr_sweep" / "chosen_lr.json").write_text('{"learning_rate": 1e-05}')
-    settings = {}
+    argv = {}
+    for config in ("compare_job", "compare_sweep"):
+        job = job_mod.load_job(ROOT / f"recipes/configs/smollm2-135m/{config}.yaml", run_dir=str(tmp_path / config),
+                               overrides=[f"start={start}", "engine=transformers"])
+        argv |= {s.name: job_mod.resolve(job, s) for s in job.stages}
+        for name in ("val_bench", "bench"):
+            (tmp_path / config / name / "states").mkdir(parents=True)
+    assert list(argv) == ["bench", "arms", "val_bench", "lr_sweep"]
+    settings, parsed = {}, {}
     for name in ("lr_sweep", "arms"):
         cmd = argv[name]
         assert cmd[1] == "benchmarks/compare_grpo.py"
-        a = cmp.parse_args([str(ROOT / x) if x == "recipes/configs/smollm2-135m/reterm_grpo_cpu.yaml" else x
-                            for x in cmd[2:]])
+        parsed[name] = a = cmp.parse_args([str(ROOT / x) if x.startswith("recipes/configs/") else x for x in cmd[2:]])
         settings[name] = cmp.eval_settings(a.config, a.recipe_args)
-        assert a.methods == ["plain", "reterm:first:skip"]
+        assert a.sft == start
     assert settings["lr_sweep"] == settings["arms"]
     assert settings["arms"]["recovery_turns"] == 6 and settings["arms"]["task_turns"] == 9
-    assert str(tmp_path / "run" / "lr_sweep" / "chosen_lr.json") in argv["arms"]
+    assert parsed["lr_sweep"].methods == ["plain", "reterm:first:skip"]
+    assert parsed["arms"].methods == ["reterm:first:skip", "plain"] and parsed["arms"].reference == "plain"
+    assert parsed["arms"].lr_from_rate == 3e-5 and parsed["arms"].learning_rates is None
+    assert parsed["lr_sweep"].learning_rates == [1e-5, 3e-5]
+
+
+def test_a_sweeps_choice_is_read_from_json_or_yaml_and_a_bad_one_names_the_file(tmp_path, capsys):
+    cmp = _compare()
+    (tmp_path / "chosen_lr.json").write_text('{"learning_rate": 1e-05, "step": 10}')
+    (tmp_path / "bad.yaml").write_text("learning_rate: 3e-05\n")  # YAML 1.1 reads this as a string, not a number
+    (tmp_path / "none.yaml").write_text("step: 10\n")
+
+    def error(msg):
+        raise SystemExit(msg)
+
+    assert cmp.sweep_choice(tmp_path / "chosen_lr.json", error) == 1e-5
+    assert cmp.sweep_choice(ROOT / "recipes/configs/smollm2-135m/compare_lr.yaml", error) == 3e-5
+    with pytest.raises(SystemExit, match="none.yaml: `learning_rate` must be a positive number; got None"):
+        cmp.sweep_choice(tmp_path / "none.yaml", error)
+    with pytest.raises(SystemExit, match="missing.yaml"):
+        cmp.sweep_choice(tmp_path / "missing.yaml", error)
+    assert cmp.sweep_choice(tmp_path / "bad.yaml", error) == 3e-5  # float() reads the string
