@@ -130,11 +130,21 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     if not isinstance(raw, dict) or not isinstance(raw.get("stages"), dict) or not raw["stages"]:
         raise JobError(f"{where}: needs a `stages` mapping of stage name -> {{about, cmd, ...}}")
     known = {"run_dir", "quick_run_dir", "model", "engine", "quick_engine", "tasks", "quick_tasks", "stages",
-             "settings", "report"}
+             "settings", "settings_from", "report"}
     unknown = set(raw) - known
     if unknown:
         raise JobError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
-    settings = {k: "" if v is None else str(v) for k, v in (raw.get("settings") or {}).items()}
+    settings = {}
+    if raw.get("settings_from"):  # another job's settings, shared (this file's own come after and win)
+        base = config.parent / str(raw["settings_from"])
+        try:
+            shared = yaml.safe_load(base.read_text())
+        except (OSError, yaml.YAMLError) as e:
+            raise JobError(f"{where}: settings_from {raw['settings_from']}: {e}") from None
+        if not isinstance(shared, dict) or not isinstance(shared.get("settings") or {}, dict):
+            raise JobError(f"{where}: settings_from {raw['settings_from']}: no `settings` mapping there")
+        settings.update({k: "" if v is None else str(v) for k, v in (shared.get("settings") or {}).items()})
+    settings.update({k: "" if v is None else str(v) for k, v in (raw.get("settings") or {}).items()})
     settings["model"] = str(raw.get("model", "smollm2-135m"))
     settings["engine"] = str(raw.get("quick_engine" if quick else "engine", raw.get("engine", "auto")))
     for item in overrides:

@@ -172,6 +172,9 @@ def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_pat
     ("colour: red\nstages:\n  a: {cmd: echo}\n", "unknown key(s) ['colour']"),
     ("stages: [\n", "not valid YAML"),
     ("settings: {args: '-x {nothing}'}\nstages:\n  a: {cmd: 'echo {args}'}\n", "setting args: ['{nothing}']"),
+    ("settings_from: gone.yaml\nstages:\n  a: {cmd: echo}\n", "settings_from gone.yaml"),
+    ("settings_from: bad.yaml\nsettings: [x]\nstages:\n  a: {cmd: echo}\n",  # itself: a list, no mapping
+     "settings_from bad.yaml: no `settings` mapping"),
 ])
 def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     cfg = tmp_path / "bad.yaml"
@@ -180,6 +183,16 @@ def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     assert p.returncode == 2
     assert str(cfg) in p.stderr and needle in p.stderr
     assert not (tmp_path / "run" / "job.json").exists()
+
+
+def test_settings_from_shares_another_jobs_settings_and_its_own_win(tmp_path):
+    (tmp_path / "base.yaml").write_text("stages: {x: {cmd: echo}}\nsettings: {word: base, other: kept}\n")
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text(f"run_dir: {tmp_path}/run\nengine: transformers\nsettings_from: base.yaml\n"
+                   "settings: {word: own}\nstages:\n  a: {cmd: 'echo {word} {other}'}\n")
+    p = _run(cfg)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "$ echo own kept" in p.stdout  # the command as run: the shared setting, and this job's own
 
 
 # a stage that keeps its work: each run adds one part; the first run then waits to be interrupted
@@ -350,7 +363,7 @@ def test_compare_sh_makes_the_start_with_the_main_job_then_runs_the_compare_job_
     rows = [line.split()[1] for line in main.splitlines() if line.strip().startswith("run ")]
     assert rows[0] == "synthesize" and rows[-1] == "sft2" and "grpo" not in rows
     assert [line.split()[1] for line in compare.splitlines() if line.strip().startswith("run ")] == \
-        ["bench", "val_bench", "lr_sweep", "arms"]
+        ["bench", "arms"]
     assert f"(run folder {tmp_path}/exp/compare)" in compare
     assert not (tmp_path / "exp/main/sft2").exists()  # a plan runs nothing
     p = subprocess.run(["bash", "scripts/compare.sh", "--steps", "3"], capture_output=True, text=True, timeout=60,
