@@ -21,14 +21,15 @@ winner by `choose_lr`'s rule); `--lr-from` trains at a sweep's choice.
 Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
 skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by seed (every method's seed 0, in the
 order of --methods, then seed 1). A run stops at every --eval-every steps (`--stop_after_step`), its checkpoint is
-evaluated and the reports are rewritten, and it continues exactly where it stopped: the curves grow as the runs do. Evaluations use a fixed sampling seed, so every checkpoint
-meets the same states and tasks under the same randomness. Outputs under --out (a method's `:` becomes `-`, as in
-runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints, trainer_state.json; a finished run's optimizer states
-are deleted), eval/<method>-s<seed>/step-<n>.json (with step-<n>.attempts.jsonl, what each recovery attempt did, and
-step-<n>.heldout.jsonl.gz, every held-out episode), design.md (written before the first run: what difference the
-paired test can detect, from the start's own per-state rates), table.md (rows per method and step, then every method
-paired against the reference (--reference, default the first) on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and
-where the groups were flat, by category), results.json, compare.png.
+evaluated and the reports are rewritten, and it continues exactly where it stopped: the curves grow as the runs do.
+Evaluations use a fixed sampling seed, so every checkpoint meets the same states and tasks under the same randomness.
+Outputs under --out (a method's `:` becomes `-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints,
+trainer_state.json; a finished run's optimizer states are deleted), eval/<method>-s<seed>/step-<n>.json (with
+step-<n>.attempts.jsonl, what each recovery attempt did, and step-<n>.heldout.jsonl.gz, every held-out episode),
+design.md (written before the first run: what difference the paired test can detect, from the start's own per-state
+rates), table.md (rows per method and step, then every method paired against the reference, --reference or the
+first, on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and where the groups
+were flat, by category), results.json, compare.png.
 Intervals are 95% intervals over attempts pooled across seeds, counting a state's attempts (a task's samples) as
 alike (`clustered_interval`); the paired tests sum each unit's counts over the seeds both methods have.
 """
@@ -554,9 +555,8 @@ def choose_lr(rows: list[dict], lrs: list[float]) -> dict:
 
 def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], final: bool = True) -> str:
     """table.md (rows per arm and step, pooled over seeds; then the paired tests of every arm against the reference,
-    --reference or the first),
-    runs.md, results.json and compare.png from what is evaluated so far; a sweep's chosen_lr.json only when every
-    run of it is (`final`)."""
+    --reference or the first), runs.md, results.json and compare.png from what is evaluated so far; a sweep's
+    chosen_lr.json only when every run of it is (`final`)."""
     rows = [{"method": "sft", "step": 0, **pooled([start])}]
     for method, lr in arms:
         runs = [r for r in per_run.values() if r["arm"] == arm_name(method, lr)]
