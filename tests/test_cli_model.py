@@ -64,3 +64,19 @@ def test_bad_model_path_is_a_clear_error(tmp_path):
                         "--model", str(tmp_path / "no-such-model"), "--backend", "local", "-o",
                         str(tmp_path / "o")], capture_output=True, text=True)
     assert r.returncode == 2 and "no-such-model" in r.stderr
+
+
+@pytest.mark.parametrize("env,expected", [(None, "False"), ("YES", "True")])
+def test_models_load_without_hub_kernels_unless_asked(model_dir, env, expected):
+    """transformers would swap a GPU model's layers for kernels fetched from the Hub at run time (and fail where the
+    Hub cannot be reached: seen on a GPU machine); once ReTerm is imported they are off unless USE_HUB_KERNELS=YES."""
+    import os
+
+    code = ("import reterm; from reterm.models import load_model_and_tokenizer; "
+            f"print(load_model_and_tokenizer({str(model_dir)!r})[0].use_kernels)")
+    environ = {k: v for k, v in os.environ.items() if k != "USE_HUB_KERNELS"}
+    if env is not None:
+        environ["USE_HUB_KERNELS"] = env
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=environ)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip().splitlines()[-1] == expected
