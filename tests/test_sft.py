@@ -30,14 +30,6 @@ def _recipe():
     return sys.modules["reterm_sft_recipe"]
 
 
-@pytest.fixture(scope="module")
-def demos(oracle_attempts, tmp_path_factory, tokenizer):
-    root = tmp_path_factory.mktemp("demos")
-    # one task per family here: validation holds other families, so the selection test has a split to evaluate
-    build_mod.build(oracle_attempts, root / "ds", tokenizer=tokenizer, by="family")
-    return root / "ds"
-
-
 def _expected_loss_text(row, eos: str) -> str:
     return "".join(m["content"] + eos for m, t in zip(row["messages"], row["trainable"]) if t)
 

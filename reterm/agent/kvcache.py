@@ -159,9 +159,10 @@ def _prefill(model, ids: list[int], cache: PrefixCache) -> tuple[list[tuple[torc
     if entry is not None:
         for layer, (k, v) in enumerate(entry.kv):
             past.update(k[:, :, :n], v[:, :, :n], layer)
-    new = torch.tensor([ids[n:]], dtype=torch.long)
-    out = model(input_ids=new, cache=past, position_ids=torch.arange(n, len(ids)).unsqueeze(0), use_cache=True,
-                logits_to_keep=1)
+    dev = model.device
+    new = torch.tensor([ids[n:]], dtype=torch.long, device=dev)
+    out = model(input_ids=new, cache=past, position_ids=torch.arange(n, len(ids), device=dev).unsqueeze(0),
+                use_cache=True, logits_to_keep=1)
     cache.stats["reused_tokens"] += n
     cache.stats["prefilled_tokens"] += len(ids) - n
     kv = [(layer.keys, layer.values) for layer in past.layers]  # the forward extended `past` in place
@@ -237,6 +238,7 @@ def generate_cached(model, prompts: list[list[int]], cache: PrefixCache, max_new
     attention = torch.zeros((len(prompts), width), dtype=torch.long)
     for i, n in enumerate(lengths):
         attention[i, width - n:] = 1
+    attention = attention.to(model.device)
     logits = torch.stack([last for _, last in rows])
 
     def store(i: int, b: int, ids: list[int]) -> None:  # prompt i's states, at row b of the decode batch
@@ -267,10 +269,11 @@ def _decode(model, past: DynamicCache, attention: torch.Tensor, logits: torch.Te
     tokens. Row results do not depend on the other rows of a batch, up to float rounding."""
     batch = len(lengths)
     warpers = None if temperature == 0 else _warpers(temperature, top_p, top_k)
-    eos = torch.tensor(sorted(eos_ids), dtype=torch.long)
-    rows = torch.arange(batch)  # original row of each decode-batch position
-    live = torch.ones(batch, dtype=torch.bool)  # per position
-    positions = torch.tensor(lengths, dtype=torch.long).unsqueeze(1)
+    dev = logits.device  # the model's: every tensor of the loop lives there (a GPU's, or the CPU)
+    eos = torch.tensor(sorted(eos_ids), dtype=torch.long, device=dev)
+    rows = torch.arange(batch, device=dev)  # original row of each decode-batch position
+    live = torch.ones(batch, dtype=torch.bool, device=dev)  # per position
+    positions = torch.tensor(lengths, dtype=torch.long, device=dev).unsqueeze(1)
     tokens: list[list[int]] = [[] for _ in range(batch)]
     logprobs: list[list[float]] = [[] for _ in range(batch)]
     full = logits  # [batch, vocab], by original row: what sampling draws over
@@ -285,9 +288,11 @@ def _decode(model, past: DynamicCache, attention: torch.Tensor, logits: torch.Te
             chosen = torch.multinomial(torch.softmax(warpers(None, full), dim=-1), num_samples=1).squeeze(1)
         lp = sampled_logprobs(full.unsqueeze(1), chosen.unsqueeze(1), temperature).squeeze(1)
         chosen, lp = chosen[rows], lp[rows]  # per position
+        # read back once a step (on a GPU each element read alone would be a device sync)
+        row_of, chosen_l, lp_l = rows.tolist(), chosen.tolist(), lp.tolist()
         for b in live.nonzero().flatten().tolist():
-            tokens[int(rows[b])].append(int(chosen[b]))
-            logprobs[int(rows[b])].append(float(lp[b]))
+            tokens[row_of[b]].append(chosen_l[b])
+            logprobs[row_of[b]].append(lp_l[b])
         live &= ~torch.isin(chosen, eos)
         if not live.any() or step == max_new_tokens - 1 or (stop is not None and stop.is_set()):
             break

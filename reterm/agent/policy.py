@@ -248,13 +248,16 @@ class TransformersPolicy(BatchingPolicy):
                  kv_cache_tokens: int | None = None, gather_fraction: float = 0.25, gather_max_s: float = 2.0):
         """`kv_cache_tokens`: how many tokens' key/value states to keep between turns (default: RETERM_KV_CACHE_TOKENS
         or 65,536, ~3 GB for SmolLM2-135M in float32; 0: none, every turn re-encodes its whole prompt, as models with
-        sliding or hybrid caches always do). Batching: see `BatchingPolicy`."""
+        sliding or hybrid caches always do). Batching: see `BatchingPolicy`. A model it loads itself generates on the
+        GPU where torch sees one (CUDA), else on the CPU."""
         import torch
 
         from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
 
         if model is None:  # `dtype` auto: bf16 where the CPU runs it natively and faster, else float32
             model, tokenizer = load_model_and_tokenizer(model_name, dtype=generation_dtype(dtype))
+            if torch.cuda.is_available():  # a model given (the trainer's) stays on the device it is on
+                model = model.to("cuda")
         super().__init__(model_name, tokenizer, sampling, max_batch, batch_wait_s, gather_fraction, gather_max_s)
         self.model = model.eval()
         if kv_cache_tokens is None:
@@ -306,8 +309,9 @@ class TransformersPolicy(BatchingPolicy):
             attention[i, width - len(p):] = 1
         s = self.sampling
         greedy = s.temperature == 0
+        dev = self.model.device
         out = self.model.generate(
-            input_ids=input_ids, attention_mask=attention, max_new_tokens=s.max_new_tokens,
+            input_ids=input_ids.to(dev), attention_mask=attention.to(dev), max_new_tokens=s.max_new_tokens,
             do_sample=not greedy, temperature=None if greedy else s.temperature,
             top_p=None if greedy else s.top_p, top_k=None if greedy else s.top_k, pad_token_id=pad,
             return_dict_in_generate=True, output_logits=True, stopping_criteria=_stop_when_told(),
