@@ -16,7 +16,6 @@ import math
 import pytest
 import torch
 
-from conftest import get_backend
 from test_grpo import _Census, _grpo_recipe, batch, tasks, trainer_for  # noqa: F401 (tasks: a fixture)
 from test_sft import _recipe as _sft_recipe
 

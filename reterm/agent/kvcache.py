@@ -288,7 +288,7 @@ def _decode(model, past: DynamicCache, attention: torch.Tensor, logits: torch.Te
             chosen = torch.multinomial(torch.softmax(warpers(None, full), dim=-1), num_samples=1).squeeze(1)
         lp = sampled_logprobs(full.unsqueeze(1), chosen.unsqueeze(1), temperature).squeeze(1)
         chosen, lp = chosen[rows], lp[rows]  # per position
-        # read back once a step (on a GPU each element read alone would be a device sync)
+        # the step's tokens and logprobs read back in one transfer each, not one per row (each a sync on a GPU)
         row_of, chosen_l, lp_l = rows.tolist(), chosen.tolist(), lp.tolist()
         for b in live.nonzero().flatten().tolist():
             tokens[row_of[b]].append(chosen_l[b])
