@@ -237,6 +237,17 @@ def training_log(run: Path) -> dict:
             "train_wall_s": sum(h.get("reterm/time_step_s", 0.0) for h in hist)}
 
 
+def tokens_at(run: Path) -> dict[int, float]:
+    """The sampled tokens a run had spent by the end of each step (cumulative), from its step logs: what a checkpoint
+    cost, for comparing arms at the same budget rather than the same step."""
+    out, total = {}, 0.0
+    for h in _log_history(run):
+        total += h["reterm/sampled_tokens"]
+        if "step" in h:
+            out[int(h["step"])] = total
+    return out
+
+
 def group_categories(run: Path) -> dict[str, dict[str, int]]:
     """Where the groups were flat: for each category a step's groups were drawn from (`start` = from the task start),
     the steps whose attempts in it all failed, were mixed, or all passed (the step log keeps one rate a category a
@@ -436,15 +447,18 @@ def parse_args(argv=None):
     return a
 
 
-def paired(per_run: dict, ref: str, arm: str, step: int) -> dict | None:
-    """`arm` against `ref` at `step`, paired on the same frozen states (recovery) and the same tasks (pass@1): each
-    unit's counts summed over the seeds both arms have evaluated at that step (`paired_comparison`)."""
+def paired(per_run: dict, ref: str, arm: str, step: int, ref_step: int | None = None) -> dict | None:
+    """`arm` at `step` against `ref` at `ref_step` (the same step unless given), paired on the same frozen states
+    (recovery) and the same tasks (pass@1): each unit's counts summed over the seeds both arms have evaluated at those
+    steps (`paired_comparison`)."""
     from reterm.evaluation.metrics import paired_comparison
 
-    def runs(name):
-        return {r["seed"]: r["evals"][step] for r in per_run.values() if r["arm"] == name and step in r["evals"]}
+    ref_step = step if ref_step is None else ref_step
 
-    a, b = runs(arm), runs(ref)
+    def runs(name, at):
+        return {r["seed"]: r["evals"][at] for r in per_run.values() if r["arm"] == name and at in r["evals"]}
+
+    a, b = runs(arm, step), runs(ref, ref_step)
     seeds = sorted(a.keys() & b.keys())
     if not seeds or not all("per_state" in e["recovery"] for e in [*a.values(), *b.values()]):
         return None
@@ -461,7 +475,8 @@ def paired(per_run: dict, ref: str, arm: str, step: int) -> dict | None:
 
     ea, eb = [a[s] for s in seeds], [b[s] for s in seeds]
     sa, sb = units(ea, "recovery", "per_state"), units(eb, "recovery", "per_state")
-    return {"arm": arm, "against": ref, "step": step, "seeds": seeds,
+    return {"arm": arm, "against": ref, "step": step, **({"ref_step": ref_step} if ref_step != step else {}),
+            "seeds": seeds,
             "recovery": paired_comparison(sa, sb),
             "recovery by task": paired_comparison(by_task(sa), by_task(sb)),
             "pass@1": paired_comparison(units(ea, "heldout", "per_task"), units(eb, "heldout", "per_task"))}
@@ -483,18 +498,50 @@ def by_task(per_state: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]
     return {t: tuple(v) for t, v in out.items()}
 
 
+def budget_matched(per_run: dict, ref: str, arm: str) -> list[dict]:
+    """`arm` against `ref` at no more sampled tokens: for each step `ref` was evaluated at, `arm`'s latest evaluated
+    step whose cumulative sampled tokens (mean over the seeds both have there) are at most `ref`'s. Equal steps are
+    not equal budgets when one arm samples more a step (a group once started finishes, so the budget a step is met
+    on the mean by neither exactly); this pairing takes that advantage away from the arm."""
+    def spent(name, step, seeds):
+        vals = [r.get("tokens_at", {}).get(step) for r in per_run.values()
+                if r["arm"] == name and r["seed"] in seeds and step in r["evals"]]
+        return sum(vals) / len(vals) if vals and None not in vals else None
+
+    def seeds_at(name, step):
+        return {r["seed"] for r in per_run.values() if r["arm"] == name and step in r["evals"] and r.get("tokens_at")}
+
+    ref_steps = sorted({s for r in per_run.values() if r["arm"] == ref for s in r["evals"] if s})
+    arm_steps = sorted({s for r in per_run.values() if r["arm"] == arm for s in r["evals"] if s})
+    tests = []
+    for rs in ref_steps:
+        best = None
+        for s in arm_steps:
+            seeds = seeds_at(ref, rs) & seeds_at(arm, s)
+            budget, used = spent(ref, rs, seeds), spent(arm, s, seeds)
+            if seeds and budget is not None and used is not None and used <= budget:
+                best = (s, used, budget)
+        if best and (t := paired(per_run, ref, arm, best[0], rs)):
+            tests.append({**t, "ref_step": rs, "tokens": [round(best[1]), round(best[2])]})
+    return tests
+
+
 def paired_table(tests: list[dict]) -> str:
-    head = ["arm", "against", "step", "seeds", "measure", "units", "difference [95% CI]", "arm better / worse",
-            "paired p"]
+    budget = any("tokens" in t for t in tests)
+    head = ["arm", "against", "step" + (" (arm / against)" if budget else ""), "seeds",
+            *(["sampled tokens (arm / against)"] if budget else []), "measure", "units", "difference [95% CI]",
+            "arm better / worse", "paired p"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for t in tests:
+        step = f"{t['step']} / {t.get('ref_step', t['step'])}" if budget else str(t["step"])
+        tokens = [f"{t['tokens'][0]:,} / {t['tokens'][1]:,}"] if budget else []
         for measure, unit in (("recovery", "states"), ("recovery by task", "tasks"), ("pass@1", "tasks")):
             if measure not in t:
                 continue
             r = t[measure]
             diff = ("-" if r["difference"] is None else
                     f"{r['difference']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]")
-            lines.append("| " + " | ".join([t["arm"], t["against"], str(t["step"]), ",".join(map(str, t["seeds"])),
+            lines.append("| " + " | ".join([t["arm"], t["against"], step, ",".join(map(str, t["seeds"])), *tokens,
                                             measure, f"{r['units']} {unit}", diff,
                                             f"{r['a_better']} / {r['b_better']}",
                                             "-" if r["p_value"] is None else f"{r['p_value']:.3g}"]) + " |")
@@ -574,10 +621,16 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
     tests = [t for method, lr in arms if (method, lr) != first
              for step in sorted({r["step"] for r in rows if r["step"]})
              if (t := paired(per_run, ref, arm_name(method, lr), step))]
+    matched = [t for method, lr in arms if (method, lr) != first
+               for t in budget_matched(per_run, ref, arm_name(method, lr))]
     md = table(rows) + ("\n## Paired tests\n\n" + paired_table(tests) if tests else "")
+    if matched:
+        md += ("\n## Paired tests at no more sampled tokens\n\nEach step of the reference against the arm's latest "
+               "evaluated step that had sampled no more tokens (cumulative, mean over the seeds paired).\n\n"
+               + paired_table(matched))
     (a.out / "table.md").write_text(md)
     (a.out / "runs.md").write_text(runs_table(per_run, a.steps))
-    results = {"rows": rows, "paired": tests, "runs": per_run}
+    results = {"rows": rows, "paired": tests, "paired_at_budget": matched, "runs": per_run}
     if a.learning_rates and final:
         results["chosen"] = choose_lr(rows, a.learning_rates)
         (a.out / "chosen_lr.json").write_text(json.dumps(results["chosen"], indent=1) + "\n")
@@ -617,7 +670,8 @@ def main(argv=None) -> int:
                                                      heldout)
                                       for step, d in checkpoints(run, a.steps, a.eval_every).items()}
                 per_run[run.name] = {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed,
-                                     "evals": evals, "training": training_log(run), "groups": group_categories(run)}
+                                     "evals": evals, "training": training_log(run), "groups": group_categories(run),
+                                     "tokens_at": tokens_at(run)}
                 report(a, start, per_run, arms, final=False)  # partial results as each evaluation ends
             prune(run, a.steps, a.eval_every)
     md = report(a, start, per_run, arms, final=not a.report_only)

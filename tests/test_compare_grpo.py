@@ -206,6 +206,48 @@ def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_
     assert "the highest wins" in chosen["rule"]
 
 
+def test_arms_are_also_paired_at_no_more_sampled_tokens(tmp_path):
+    """An arm that samples more tokens a step is compared with the reference at the arm's latest checkpoint that had
+    spent no more (cumulative, from the step logs, mean over the seeds both have): here the arm's step 20 (3,000 on
+    the mean) against the reference's step 40 (4,200); no arm checkpoint is as cheap as the reference's step 20
+    (2,200), so that step has no row."""
+    import argparse
+
+    cmp = _compare()
+    run = tmp_path / "run"
+    _state(run / "checkpoint-3", [{"reterm/sampled_tokens": t} for t in (1000.0, 3000.0, 2000.0)])
+    assert cmp.tokens_at(run) == {1: 1000.0, 2: 4000.0, 3: 6000.0} and cmp.tokens_at(tmp_path / "none") == {}
+
+    states = {f"s{i}": "wrong_path" for i in range(6)}
+    evals = {step: _eval({s: [c, min(4, i + step // 20), 4] for i, (s, c) in enumerate(states.items())},
+                         {"t0": [1, 1], "t1": [step // 40, 1]}) for step in (20, 40)}
+    spent = {("plain", 0): {20: 2000.0, 40: 4000.0}, ("plain", 1): {20: 2400.0, 40: 4400.0},
+             ("reterm:first:skip", 0): {20: 2500.0, 40: 5000.0}, ("reterm:first:skip", 1): {20: 3500.0, 40: 7000.0}}
+    per_run = {f"{m}-s{seed}": {"method": m, "arm": m, "lr": None, "seed": seed, "training": {}, "groups": {},
+                                "evals": {0: evals[20], **evals}, "tokens_at": tokens}
+               for (m, seed), tokens in spent.items()}
+    [test] = cmp.budget_matched(per_run, "plain", "reterm:first:skip")
+    assert (test["step"], test["ref_step"], test["seeds"], test["tokens"]) == (20, 40, [0, 1], [3000, 4200])
+    # the arm's step 20 against the reference's step 40, which passes one more attempt on states s0-s2 and task t1
+    rec = test["recovery"]
+    assert (rec["units"], rec["a_better"], rec["b_better"]) == (6, 0, 3)
+    assert rec["difference"] == pytest.approx(-0.125, abs=1e-4)
+    assert test["pass@1"]["difference"] == pytest.approx(-0.5, abs=1e-4)
+    md = cmp.report(argparse.Namespace(out=tmp_path, steps=40, learning_rates=None), evals[20], per_run,
+                    [("plain", None), ("reterm:first:skip", None)])
+    assert "## Paired tests at no more sampled tokens" in md
+    assert "| reterm:first:skip | plain | 20 / 40 | 0,1 | 3,000 / 4,200 | recovery | 6 states |" in md
+    assert json.loads((tmp_path / "results.json").read_text())["paired_at_budget"][0]["ref_step"] == 40
+    # the arm sampling no more than the reference: its same step; without step logs, no section at all
+    for seed in (0, 1):
+        per_run[f"reterm:first:skip-s{seed}"]["tokens_at"] = spent[("plain", seed)]
+    assert [(t["step"], t["ref_step"]) for t in cmp.budget_matched(per_run, "plain", "reterm:first:skip")] == \
+        [(20, 20), (40, 40)]
+    for r in per_run.values():
+        r["tokens_at"] = {}
+    assert cmp.budget_matched(per_run, "plain", "reterm:first:skip") == []
+
+
 def test_design_says_what_difference_the_comparison_can_detect():
     import argparse
 
