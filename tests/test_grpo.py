@@ -657,6 +657,27 @@ def test_config_invariants(tmp_path):
     assert config(tmp_path, docker_hosts="unix:///a.sock=4,tcp://h:2376").docker_hosts
 
 
+def test_the_step_log_says_how_attempts_ended(tmp_path, fresh_model, tokenizer, tasks):
+    """Each attempt records whether it ended by the policy declaring the task done or by the turn limit, and the
+    step logs the share of attempts, and of passing attempts, that declared done: replies that fix the task and say
+    so, fix it and go on, or fail; the shares are counted here from the trained completions' text."""
+    done_ok = TOUCH_OK + "\nTASK_COMPLETE"
+    tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, replies=(done_ok, TOUCH_OK, FAIL), first_turn=[FAIL])
+    out = tr._generate_and_score_completions(batch(tasks))
+    completion, cmask, tmask = out["completion_ids"], out["completion_mask"], out["tool_mask"]
+    said, passed = [], []
+    for r, a in enumerate(a for g in tr.last_groups for a in g.attempts):
+        text = tokenizer.decode(completion[r][(cmask[r] * tmask[r]).bool()].tolist())
+        assert a.declared_done == ("TASK_COMPLETE" in text) and a.passed == text.startswith(TOUCH_OK)
+        said.append("TASK_COMPLETE" in text)
+        passed.append(text.startswith(TOUCH_OK))
+    m = tr._metrics["train"]
+    assert m["reterm/attempt_done_rate"] == [pytest.approx(sum(said) / len(said))]
+    if any(passed):
+        assert m["reterm/passed_done_rate"] == [pytest.approx(sum(s for s, p in zip(said, passed) if p) / sum(passed))]
+    assert 0 < sum(said) < len(said)  # the three replies were all drawn (8 attempts, seed 0)
+
+
 def test_behaviour_penalties():
     from reterm.agent.trajectory import Trajectory, Turn
 

@@ -494,6 +494,11 @@ class ReTermGRPOTrainer(GRPOTrainer):
             m["reterm/completion_width_mean"].append(sum(widths) / len(widths))
             m["reterm/completion_width_max"].append(max(widths))
         m["reterm/attempt_pass_rate"].append(sum(a.passed for a in valid) / len(valid) if valid else 0.0)
+        # how attempts end: by declaring the task done, or by the turn limit. The tests score both alike, so a policy
+        # can drift into never stopping (and breaking what it fixed) with no reward telling it; this shows it
+        m["reterm/attempt_done_rate"].append(sum(a.declared_done for a in valid) / len(valid) if valid else 0.0)
+        if passing := [a for a in valid if a.passed]:
+            m["reterm/passed_done_rate"].append(sum(a.declared_done for a in passing) / len(passing))
         per_cat = defaultdict(list)
         for g in groups:
             per_cat[g.category] += [a.passed for a in g.attempts if a.reward is not None]

@@ -52,6 +52,7 @@ class Attempt:
     logprobs: list[float]
     reward: float | None  # None: infra failure (masked)
     passed: bool = False
+    declared_done: bool = False  # the episode ended by the policy saying the task is done, not by the turn limit
 
 
 @dataclass
@@ -439,7 +440,7 @@ class Rollout:
         reward -= (a.penalty_repeated_command * flags["repeated_command"]
                    + a.penalty_false_completion * flags["false_completion"]
                    + a.penalty_blind_kill * flags["blind_kill"])
-        return Attempt(list(traj.prompt_ids), ids, mask, lps, reward, traj.passed)
+        return Attempt(list(traj.prompt_ids), ids, mask, lps, reward, traj.passed, traj.stop_reason == "done")
 
     def _placeholder(self, task_id: str, G: int) -> Group:
         """A group that could not be run: masked attempts (no loss, no advantage)."""
