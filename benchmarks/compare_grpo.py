@@ -11,7 +11,9 @@ instances, and write one table (with paired tests) and one chart.
 
 Methods: `plain` is `fork_from: start` (plain multi-turn GRPO); `reterm:<fork point>` is ReTerm-GRPO forking at that
 fork point (first | last | random | final); `reterm:<fork point>:skip` is the same with `on_success: skip` (a scout
-that passes is replaced by another task instead of giving a group from the task start). Every method trains from
+that passes is replaced by another task instead of giving a group from the task start). A method may end in
+`+<change>` (MODIFIERS): `reterm:first:skip+done` counts a pass only when the policy declares the task done
+(`penalty_undeclared_pass` 1). Every method trains from
 `--config` (default: the SmolLM2 CPU ReTerm recipe) with only `fork_from`/`fork_point`/`on_success`/`seed` changed,
 the same `token_budget_per_step` (sampled tokens per step, scouts included; flat groups are refilled while it lasts)
 and `refill_tries`, so the methods differ only in the rollout. `--launch "accelerate launch --config_file ..."` runs
@@ -30,6 +32,9 @@ design.md (written before the first run: what difference the paired test can det
 rates), table.md (rows per method and step, then every method paired against the reference, --reference or the
 first, on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and where the groups
 were flat, by category), results.json, compare.png.
+`--reuse DIR` reports an earlier comparison's finished runs (DIR/runs/<run>/DONE, with their evaluations and the
+start's) as this one's without training them again: a follow-up arm set beside the arms already run, at the same
+settings (the start and the frozen states are checked).
 Intervals are 95% intervals over attempts pooled across seeds, counting a state's attempts (a task's samples) as
 alike (`clustered_interval`); the paired tests sum each unit's counts over the seeds both methods have.
 """
@@ -59,19 +64,67 @@ DEFAULT_CONFIG = ROOT / "recipes" / "configs" / "smollm2-135m" / "reterm_grpo_cp
 FORK_POINTS = ("first", "last", "random", "final")
 
 
+# changes to a method's reward, `<method>+<name>`: done = a pass counts only when the policy declares the task done
+# (an attempt that fixes the task and types on to its turn limit scores as a failure)
+MODIFIERS = {"done": ["--penalty_undeclared_pass", "1"]}
+
+
 def method_args(method: str) -> list[str]:
     """The recipe arguments that make a method; a bad name is an error naming the choices."""
-    if method == "plain":
-        return ["--fork_from", "start"]
-    parts = method.split(":")
+    base, *mods = method.split("+")
+    bad = [m for m in mods if m not in MODIFIERS]
+    if bad or len(set(mods)) < len(mods):
+        raise SystemExit(f"error: method {method!r}: {'unknown change ' + repr(bad[0]) if bad else 'a repeated change'}"
+                         f"; the changes are +{' +'.join(MODIFIERS)}")
+    extra = [x for m in mods for x in MODIFIERS[m]]
+    if base == "plain":
+        return ["--fork_from", "start", *extra]
+    parts = base.split(":")
     if parts[0] == "reterm" and len(parts) in (2, 3) and parts[1] in FORK_POINTS and parts[2:] in ([], ["skip"]):
-        return ["--fork_from", "failure", "--fork_point", parts[1], *(["--on_success", "skip"] if parts[2:] else [])]
-    raise SystemExit(f"error: method {method!r}: use plain or reterm:<{'|'.join(FORK_POINTS)}>[:skip]")
+        return ["--fork_from", "failure", "--fork_point", parts[1], *(["--on_success", "skip"] if parts[2:] else []),
+                *extra]
+    raise SystemExit(f"error: method {method!r}: use plain or reterm:<{'|'.join(FORK_POINTS)}>[:skip], then "
+                     f"optionally +{' +'.join(MODIFIERS)}")
 
 
 def run_name(method: str, seed: int, lr: float | None = None) -> str:
-    """A run's folder: `plain-s0`, `reterm-first-skip-s1`; with a learning rate of the sweep, `plain-lr1e-05-s0`."""
-    return method.replace(":", "-") + ("" if lr is None else f"-lr{lr:g}") + f"-s{seed}"
+    """A run's folder: `plain-s0`, `reterm-first-skip-s1`, `reterm-first-skip-done-s0`; with a learning rate of the
+    sweep, `plain-lr1e-05-s0`."""
+    return method.replace(":", "-").replace("+", "-") + ("" if lr is None else f"-lr{lr:g}") + f"-s{seed}"
+
+
+def reuse(a, arms: list[tuple[str, float | None]]) -> list[str]:
+    """Link the finished runs of the comparison in `a.reuse` (and their evaluations, and the start's) into `a.out`,
+    so that they are reported here and not trained again; returns the runs linked. The earlier comparison must have
+    started from the same checkpoint and evaluated on the same frozen states with at most k attempts a state, or this
+    stops with an error before anything is linked."""
+    src = a.reuse.resolve()
+    start = src / "eval" / "sft" / "step-0.json"
+    if not start.exists():
+        raise SystemExit(f"error: --reuse {a.reuse}: {start} does not exist (not a comparison's --out?)")
+    ev = json.loads(start.read_text())
+    per_state = ev["recovery"]["per_state"]
+    ours = sorted(p.name for p in (a.bench / "states").iterdir() if p.is_dir() and not p.name.startswith("."))
+    if Path(ev["model"]).resolve() != a.sft.resolve():
+        raise SystemExit(f"error: --reuse {a.reuse}: its start was {ev['model']}, this comparison's is {a.sft}")
+    if sorted(per_state) != ours or max(n for *_, n in per_state.values()) > a.k:
+        raise SystemExit(f"error: --reuse {a.reuse}: evaluated on other frozen states or with more than k={a.k} "
+                         f"attempts a state than --bench {a.bench}")
+    linked = []
+    for part in ("runs", "eval"):
+        (a.out / part).mkdir(parents=True, exist_ok=True)
+    if not (a.out / "eval" / "sft").exists():
+        (a.out / "eval" / "sft").symlink_to(src / "eval" / "sft", target_is_directory=True)
+    for seed in a.seeds:
+        for method, lr in arms:
+            name = run_name(method, seed, lr)
+            if not (src / "runs" / name / "DONE").exists() or (a.out / "runs" / name).exists():
+                continue
+            (a.out / "runs" / name).symlink_to(src / "runs" / name, target_is_directory=True)
+            if (src / "eval" / name).is_dir() and not (a.out / "eval" / name).exists():
+                (a.out / "eval" / name).symlink_to(src / "eval" / name, target_is_directory=True)
+            linked.append(name)
+    return linked
 
 
 def arm_name(method: str, lr: float | None = None) -> str:
@@ -421,6 +474,9 @@ def parse_args(argv=None):
     ap.add_argument("--lr-from", type=Path, default=None,
                     help="train at the rate a sweep chose (its chosen_lr.json, or a YAML record of it)")
     ap.add_argument("--report-only", action="store_true", help="train nothing: report the finished runs")
+    ap.add_argument("--reuse", type=Path, default=None,
+                    help="an earlier comparison's --out: its finished runs of these methods and seeds are reported "
+                         "here, not trained again (a follow-up arm beside the arms already run)")
     ap.add_argument("--eval-seed", type=int, default=1234)
     ap.add_argument("--launch", default="", help="launcher prefix, e.g. 'accelerate launch --config_file X'")
     ap.add_argument("recipe_args", nargs="*", help="after --: more recipe arguments for every method")
@@ -651,6 +707,10 @@ def main(argv=None) -> int:
         print(f"learning rate {lrs[0]:g}, chosen by the sweep ({a.lr_from})", flush=True)
     arms = [(m, lr) for lr in lrs for m in a.methods]
     a.out.mkdir(parents=True, exist_ok=True)
+    if a.reuse:
+        linked = reuse(a, arms)
+        print(f"reusing from {a.reuse}: {', '.join(linked) or 'no finished run of these methods and seeds'}",
+              flush=True)
     start = evaluate(a, a.sft, a.out / "eval" / "sft" / "step-0.json", settings, heldout)
     if not (a.out / "design.md").exists():
         text = design(a, start, len(arms))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import gzip
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -42,6 +43,13 @@ def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
     assert cmp.method_args("reterm:last") == ["--fork_from", "failure", "--fork_point", "last"]
     assert cmp.method_args("reterm:first:skip") == ["--fork_from", "failure", "--fork_point", "first",
                                                      "--on_success", "skip"]
+    assert cmp.method_args("reterm:first:skip+done") == cmp.method_args("reterm:first:skip") + [
+        "--penalty_undeclared_pass", "1"]
+    assert cmp.method_args("plain+done") == ["--fork_from", "start", "--penalty_undeclared_pass", "1"]
+    assert cmp.run_name("reterm:first:skip+done", 0, 3e-5) == "reterm-first-skip-done-lr3e-05-s0"
+    for bad in ("plain+fast", "reterm:first+done+done", "reterm:first:done"):
+        with pytest.raises(SystemExit, match=f"method '{re.escape(bad)}'"):
+            cmp.method_args(bad)
     with pytest.raises(SystemExit):
         cmp.parse_args(["--sft", str(tmp_path / "none"), "--bench", str(tmp_path), "--out", str(tmp_path / "o")])
     assert "--sft" in capsys.readouterr().err
@@ -136,6 +144,30 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
             and "eval" in p.parts}
     assert cmp.main(argv) == 0  # resumed: nothing retrained or re-evaluated
     assert {p: p.stat().st_mtime_ns for p in done} == done
+
+    # a follow-up arm beside them (--reuse): the finished plain run and the start's evaluation are linked, not trained
+    # or evaluated again; the new arm trains with its reward change and is paired against plain GRPO
+    follow = tmp_path / "follow"
+    fargv = [("reterm:first+done" if x == "reterm:first" else str(follow) if x == str(out) else x) for x in argv]
+    fargv[fargv.index("--"):fargv.index("--")] = ["--reuse", str(out)]
+    for bad, why in ((["-k", "1"], "more than k=1 attempts"), (["--sft", str(tmp_path / "tasks")], "its start was")):
+        with pytest.raises(SystemExit, match=why):
+            cmp.main(fargv[:fargv.index("--")] + bad + fargv[fargv.index("--"):])
+        assert not (follow / "runs" / "plain-s0").exists()  # nothing linked before the check
+    assert cmp.main(fargv) == 0
+    assert (follow / "runs/plain-s0").resolve() == (out / "runs/plain-s0").resolve()
+    assert (follow / "eval/sft").is_symlink() and not (follow / "runs/reterm-first-done-s0").is_symlink()
+    assert {p: p.stat().st_mtime_ns for p in done} == done
+    import torch
+    targs = torch.load(follow / "runs/reterm-first-done-s0/checkpoint-2/training_args.bin", weights_only=False)
+    assert targs.penalty_undeclared_pass == 1.0 and targs.fork_from == "failure"
+    assert torch.load(out / "runs/plain-s0/checkpoint-2/training_args.bin",
+                      weights_only=False).penalty_undeclared_pass == 0.0
+    fres = json.loads((follow / "results.json").read_text())
+    assert {(r["method"], r["step"]) for r in fres["rows"]} == {
+        ("sft", 0), ("plain", 1), ("plain", 2), ("reterm:first+done", 1), ("reterm:first+done", 2)}
+    assert [(t["arm"], t["against"]) for t in fres["paired"]] == [("reterm:first+done", "plain")] * 2
+    assert fres["runs"]["plain-s0"]["evals"]["2"] == res["runs"]["plain-s0"]["evals"]["2"]
 
 
 def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
@@ -302,9 +334,9 @@ def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_p
         argv |= {s.name: job_mod.resolve(job, s) for s in job.stages}
         for name in ("val_bench", "bench"):
             (tmp_path / config / name / "states").mkdir(parents=True)
-    assert list(argv) == ["bench", "arms", "val_bench", "lr_sweep"]
+    assert list(argv) == ["bench", "arms", "followup", "val_bench", "lr_sweep"]
     settings, parsed = {}, {}
-    for name in ("lr_sweep", "arms"):
+    for name in ("lr_sweep", "arms", "followup"):
         cmd = argv[name]
         assert cmd[1] == "benchmarks/compare_grpo.py"
         parsed[name] = a = cmp.parse_args([str(ROOT / x) if x.startswith("recipes/configs/") else x for x in cmd[2:]])
@@ -316,6 +348,14 @@ def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_p
     assert parsed["arms"].methods == ["reterm:first:skip", "plain"] and parsed["arms"].reference == "plain"
     assert parsed["arms"].lr_from_rate == 3e-5 and parsed["arms"].learning_rates is None
     assert parsed["lr_sweep"].learning_rates == [1e-5, 3e-5]
+    # the follow-up: the arms' settings and budget, its reward change alone, beside the arms' own runs of its seed
+    f, arms = parsed["followup"], parsed["arms"]
+    assert settings["followup"] == settings["arms"] and f.reuse == tmp_path / "compare_job" / "arms"
+    assert f.methods == ["reterm:first:skip+done", "reterm:first:skip", "plain"] and f.reference == "plain"
+    assert f.seeds == [0] and set(f.seeds) <= set(arms.seeds)
+    assert [(x.steps, x.eval_every, x.refill_tries, x.k, x.samples, x.lr_from_rate, x.token_budget, x.recipe_args)
+            for x in (f, arms)] == [(arms.steps, arms.eval_every, arms.refill_tries, arms.k, arms.samples, 3e-5,
+                                     arms.token_budget, arms.recipe_args)] * 2
 
 
 def test_a_sweeps_choice_is_read_from_json_or_yaml_and_a_bad_one_names_the_file(tmp_path, capsys):

@@ -652,6 +652,8 @@ def test_config_invariants(tmp_path):
         config(tmp_path, refill_tries=-1)
     with pytest.raises(ValueError, match="penalty_blind_kill"):
         config(tmp_path, penalty_blind_kill=-1.0)
+    with pytest.raises(ValueError, match="penalty_undeclared_pass"):
+        config(tmp_path, penalty_undeclared_pass=-0.5)
     with pytest.raises(ValueError, match="docker_hosts: 'nowhere' is not an engine URL"):
         config(tmp_path, docker_hosts="nowhere")
     assert config(tmp_path, docker_hosts="unix:///a.sock=4,tcp://h:2376").docker_hosts
@@ -678,17 +680,45 @@ def test_the_step_log_says_how_attempts_ended(tmp_path, fresh_model, tokenizer, 
     assert 0 < sum(said) < len(said)  # the three replies were all drawn (8 attempts, seed 0)
 
 
+def test_a_pass_counts_only_when_declared_done_with_the_undeclared_pass_penalty(tmp_path, fresh_model, tokenizer,
+                                                                                   tasks):
+    """`penalty_undeclared_pass` 1 (binary rewards): an attempt that fixes the task and says so scores 1, one that
+    fixes it and goes on to the turn limit scores 0, as does one that fails; read from the trained completions' text.
+    Off (the default), both fixes score 1."""
+    done_ok = TOUCH_OK + "\nTASK_COMPLETE"
+    for penalty in (1.0, 0.0):
+        tr = trainer_for(tmp_path / str(penalty), fresh_model, tokenizer, tasks, replies=(done_ok, TOUCH_OK, FAIL),
+                         first_turn=[FAIL], penalty_undeclared_pass=penalty)
+        out = tr._generate_and_score_completions(batch(tasks))
+        completion, cmask, tmask = out["completion_ids"], out["completion_mask"], out["tool_mask"]
+        rewards = []
+        for r, a in enumerate(a for g in tr.last_groups for a in g.attempts):
+            text = tokenizer.decode(completion[r][(cmask[r] * tmask[r]).bool()].tolist())
+            fixed, said = text.startswith(TOUCH_OK), "TASK_COMPLETE" in text
+            assert a.passed == fixed
+            assert a.reward == (float(fixed and said) if penalty else float(fixed))
+            rewards.append(a.reward)
+        assert any(a.passed and not a.declared_done for g in tr.last_groups for a in g.attempts)  # a pass penalised
+        assert 0 < sum(rewards) < len(rewards)
+
+
 def test_behaviour_penalties():
     from reterm.agent.trajectory import Trajectory, Turn
 
     t = Trajectory(task_id="x", model="m", format="simple")
     t.turns = [Turn(0, "", commands=["pkill python"]), Turn(1, "", commands=["ps aux"], label="repeated_failure",
                                                             said_done=True)]
-    t.reward, t.passed = 0.0, False
-    assert behaviour_penalties(t) == {"repeated_command": True, "false_completion": True, "blind_kill": True}
-    t.turns = [Turn(0, "", commands=["ps aux | grep app"]), Turn(1, "", commands=["kill 42"])]
+    t.reward, t.passed, t.stop_reason = 0.0, False, "done"
+    assert behaviour_penalties(t) == {"repeated_command": True, "false_completion": True, "blind_kill": True,
+                                      "undeclared_pass": False}
+    t.turns = [Turn(0, "", commands=["ps aux | grep app"]), Turn(1, "", commands=["kill 42"], said_done=True)]
     t.reward, t.passed = 1.0, True
-    assert behaviour_penalties(t) == {"repeated_command": False, "false_completion": False, "blind_kill": False}
+    assert behaviour_penalties(t) == {"repeated_command": False, "false_completion": False, "blind_kill": False,
+                                      "undeclared_pass": False}
+    t.turns[1].said_done, t.stop_reason = False, "max_turns"
+    assert behaviour_penalties(t)["undeclared_pass"]
+    t.passed = None  # infra trouble: no pass to penalise
+    assert not behaviour_penalties(t)["undeclared_pass"]
 
 
 @pytest.mark.slow

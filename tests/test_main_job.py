@@ -363,7 +363,7 @@ def test_compare_sh_makes_the_start_with_the_main_job_then_runs_the_compare_job_
     rows = [line.split()[1] for line in main.splitlines() if line.strip().startswith("run ")]
     assert rows[0] == "synthesize" and rows[-1] == "sft2" and "grpo" not in rows
     assert [line.split()[1] for line in compare.splitlines() if line.strip().startswith("run ")] == \
-        ["bench", "arms"]
+        ["bench", "arms", "followup"]
     assert f"(run folder {tmp_path}/exp/compare)" in compare
     assert not (tmp_path / "exp/main/sft2").exists()  # a plan runs nothing
     p = subprocess.run(["bash", "scripts/compare.sh", "--steps", "3"], capture_output=True, text=True, timeout=60,

@@ -61,6 +61,9 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
         "help": "Subtracted when an attempt claims completion while the tests fail (off at 0)."})
     penalty_blind_kill: float = field(default=0.0, metadata={
         "help": "Subtracted when an attempt kills processes without first looking at them (ps/pgrep/top; off at 0)."})
+    penalty_undeclared_pass: float = field(default=0.0, metadata={
+        "help": "Subtracted when the tests pass but the attempt ran to its turn or context limit without declaring the "
+                "task done (off at 0; 1 with binary rewards counts a pass only when the policy says it is done)."})
     sandbox_backend: str = field(default="local", metadata={"help": f"Sandbox backend: {' | '.join(BACKENDS)}."})
     sandbox_concurrency: int = field(default=16, metadata={"help": "Most sandboxes running episodes at once."})
     image_map: str | None = field(default=None, metadata={
@@ -126,7 +129,8 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
             raise ValueError(f"vllm_sync_tolerance must be > 0; got {self.vllm_sync_tolerance}")
         if self.command_timeout_s <= 0:
             raise ValueError(f"command_timeout_s must be > 0; got {self.command_timeout_s}")
-        for name in ("penalty_repeated_command", "penalty_false_completion", "penalty_blind_kill"):
+        for name in ("penalty_repeated_command", "penalty_false_completion", "penalty_blind_kill",
+                     "penalty_undeclared_pass"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is subtracted from the reward and must be >= 0; got {getattr(self, name)}")
         if self.num_generations < 2:

@@ -439,7 +439,8 @@ class Rollout:
         flags = behaviour_penalties(traj)
         reward -= (a.penalty_repeated_command * flags["repeated_command"]
                    + a.penalty_false_completion * flags["false_completion"]
-                   + a.penalty_blind_kill * flags["blind_kill"])
+                   + a.penalty_blind_kill * flags["blind_kill"]
+                   + a.penalty_undeclared_pass * flags["undeclared_pass"])
         return Attempt(list(traj.prompt_ids), ids, mask, lps, reward, traj.passed, traj.stop_reason == "done")
 
     def _placeholder(self, task_id: str, G: int) -> Group:
@@ -449,7 +450,9 @@ class Rollout:
 
 
 def behaviour_penalties(traj: Trajectory) -> dict[str, bool]:
-    """Which penalised behaviours an attempt showed."""
+    """Which penalised behaviours an attempt showed. `undeclared_pass`: the tests pass, but the policy never said it
+    was done (the attempt ran to its turn or context limit); an episode that goes on typing after its fix can undo it,
+    and a reward that ignores how an attempt ended lets the policy drift away from stopping."""
     looked = False
     blind_kill = False
     for t in traj.turns:
@@ -463,4 +466,5 @@ def behaviour_penalties(traj: Trajectory) -> dict[str, bool]:
         "repeated_command": any(t.label == failures.REPEATED_FAILURE for t in traj.turns),
         "false_completion": bool(last and last.said_done and traj.reward is not None and not traj.passed),
         "blind_kill": blind_kill,
+        "undeclared_pass": bool(traj.passed) and traj.stop_reason != "done",
     }
