@@ -184,7 +184,10 @@ def eval_settings(config: Path, recipe_args: list[str]) -> dict:
 def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     """Recovery rate on the frozen benchmark and pass@1 on the held-out instances of one checkpoint (cached)."""
     if out.exists():
-        return json.loads(out.read_text())
+        cached = json.loads(out.read_text())
+        if "declared_done" not in cached and (done := declared_done_from(out)):  # evaluated before it was counted
+            cached["declared_done"] = done
+        return cached
     from reterm.agent.episode import EpisodeConfig
     from reterm.agent.policies import make_policy
     from reterm.agent.policy import SamplingConfig
@@ -241,7 +244,8 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     result = {"model": str(model_dir),
               "recovery": {**{k: v for k, v in recovery.items() if k != "attempts"}, "per_state": per_state},
               "heldout": {"passed": passed, "scored": scored, "per_task": per_task,
-                          **summarize_eval(rows, 1)["overall"]}}
+                          **summarize_eval(rows, 1)["overall"]},
+              "declared_done": {"recovery": _done_of_passed(recovery["attempts"]), "heldout": _done_of_passed(rows)}}
     out.parent.mkdir(parents=True, exist_ok=True)
     # what every recovery attempt did (commands, why it ended), to read beside the counts; the counts stay in `out`
     out.with_suffix(".attempts.jsonl").write_text("".join(json.dumps(a) + "\n" for a in recovery["attempts"]))
@@ -251,6 +255,23 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     tmp_out.write_text(json.dumps(result, indent=1) + "\n")
     os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust
     return result
+
+
+def _done_of_passed(rows) -> list[int]:
+    """[passing rows that ended by the policy declaring the task done, passing rows] (infra failures left out)."""
+    ok = [r for r in rows if r.get("passed") and not r.get("infra_error")]
+    return [sum(r.get("stop_reason") == "done" for r in ok), len(ok)]
+
+
+def declared_done_from(out: Path) -> dict | None:
+    """`declared_done` of an evaluation cached before it was counted, from the files beside it (what every recovery
+    attempt and held-out episode did); None when they are missing."""
+    att, held = out.with_suffix(".attempts.jsonl"), out.with_suffix(".heldout.jsonl.gz")
+    if not (att.exists() and held.exists()):
+        return None
+    return {"recovery": _done_of_passed(json.loads(x) for x in att.read_text().splitlines() if x.strip()),
+            "heldout": _done_of_passed(json.loads(x) for x in gzip.decompress(held.read_bytes()).splitlines()
+                                       if x.strip())}
 
 
 def _log_history(run: Path) -> list[dict]:
@@ -373,9 +394,12 @@ def pooled(results: list[dict]) -> dict:
     def of(cat=None):
         return [(c, n) for ct, c, n in states.values() if cat is None or ct == cat] if clustered else None
 
+    done = ({part: [sum(r["declared_done"][part][i] for r in results) for i in (0, 1)]
+             for part in ("recovery", "heldout")} if results and all("declared_done" in r for r in results) else None)
     return {"seeds": len(results), "recovery": {c: rate(v, of(c)) for c, v in sorted(cats.items())},
             "overall": rate(overall, of()), "pass@1": rate(held, list(map(tuple, tasks.values())) if clustered
-                                                           else None)}
+                                                           else None),
+            **({"declared_done": done} if done else {})}
 
 
 def table(rows: list[dict]) -> str:
@@ -383,8 +407,12 @@ def table(rows: list[dict]) -> str:
     def fmt(x):
         return "-" if x["rate"] is None else f"{x['rate']:.3f} [{x['ci95'][0]:.2f}, {x['ci95'][1]:.2f}]"
 
+    def done(r, part):
+        d, n = r.get("declared_done", {}).get(part, (0, 0))
+        return f"{d}/{n}" if n else "-"
+
     head = ["method", "step", "seeds", "recovery overall", *cats, "held-out pass@1", "sampled tokens/step",
-            "steps with signal"]
+            "steps with signal", "passes that declared done (recovery; held-out)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         log = r.get("training", {})
@@ -392,7 +420,7 @@ def table(rows: list[dict]) -> str:
             r["method"], str(r["step"]), str(r["seeds"]), fmt(r["overall"]),
             *(fmt(r["recovery"][c]) if c in r["recovery"] else "-" for c in cats), fmt(r["pass@1"]),
             f"{log['sampled_tokens_mean']:.0f}" if log else "-",
-            f"{log['steps_with_signal']:.0%}" if log else "-"]) + " |")
+            f"{log['steps_with_signal']:.0%}" if log else "-", f"{done(r, 'recovery')}; {done(r, 'heldout')}"]) + " |")
     return "\n".join(lines) + "\n"
 
 

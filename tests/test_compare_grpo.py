@@ -139,6 +139,20 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     assert len(attempts) == 2 and all("commands" in a and a["stop_reason"] for a in attempts)
     held = gzip.decompress((out / "eval/plain-s0/step-1.heldout.jsonl.gz").read_bytes()).decode().splitlines()
     assert len(held) == 2 and all(json.loads(x)["messages"] for x in held)  # 2 held-out tasks x 1 sample
+    # how the passes ended (by declaring done, or at the turn limit), counted per evaluation and pooled per row
+    ev_path = out / "eval/plain-s0/step-1.json"
+    ev = json.loads(ev_path.read_text())
+    held = [json.loads(x) for x in held]
+    assert ev["declared_done"] == {part: [sum(x["passed"] and x["stop_reason"] == "done" for x in rows),
+                                          sum(bool(x["passed"]) for x in rows)]
+                                   for part, rows in (("recovery", attempts), ("heldout", held))}
+    assert rows[("plain", 1)]["declared_done"] == ev["declared_done"]
+    assert "passes that declared done (recovery; held-out)" in (out / "table.md").read_text()
+    old = dict(ev)
+    del old["declared_done"]  # an evaluation cached before it was counted: read from the files beside it
+    ev_path.write_text(json.dumps(old))
+    assert cmp.evaluate(None, None, ev_path, None, None)["declared_done"] == ev["declared_done"]
+    ev_path.write_text(json.dumps(ev))
 
     done = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.name == "DONE" or p.suffix == ".json"
             and "eval" in p.parts}
@@ -187,6 +201,24 @@ def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
     assert p["recovery"]["syntax_error"]["ci95"] == p["overall"]["ci95"]
     old = {"recovery": {"by_category": result["recovery"]["by_category"]}, "heldout": {"passed": 1, "scored": 2}}
     assert cmp.pooled([old, old])["overall"]["ci95"] == pytest.approx(wilson_interval(16, 40))
+
+
+def test_passes_that_declared_done_are_counted_and_pooled_over_seeds():
+    """How passes ended: a pass that ran to its turn limit, a failure that declared done and an infra failure are not
+    counted as declared passes; the row pools the seeds; a seed without the count leaves the row without it."""
+    cmp = _compare()
+    rows = [{"passed": True, "stop_reason": "done"}, {"passed": True, "stop_reason": "max_turns"},
+            {"passed": False, "stop_reason": "done"}, {"passed": True, "stop_reason": "done", "infra_error": "x"},
+            {"passed": None, "stop_reason": "error"}]
+    assert cmp._done_of_passed(rows) == [1, 2]
+    base = {"recovery": {"by_category": {"a": {"recovered": 2, "attempts": 4, "infra_errors": 0}}},
+            "heldout": {"passed": 1, "scored": 2}}
+    s0 = {**base, "declared_done": {"recovery": [1, 2], "heldout": [1, 1]}}
+    s1 = {**base, "declared_done": {"recovery": [0, 2], "heldout": [1, 1]}}
+    row = {"method": "m", "step": 1, **cmp.pooled([s0, s1])}
+    assert row["declared_done"] == {"recovery": [1, 4], "heldout": [2, 2]}
+    assert cmp.table([row]).splitlines()[-1].endswith("| 1/4; 2/2 |")
+    assert "declared_done" not in cmp.pooled([s0, base])
 
 
 def _eval(per_state: dict, per_task: dict) -> dict:
