@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import subprocess
+import tarfile
 import time
 import tracemalloc
 
@@ -98,6 +100,33 @@ def test_files_round_trip(sandbox, tmp_path):
     assert sandbox.exec("/tests/up/x.sh").output == "x\n"
     with pytest.raises(FileNotFoundError):
         sandbox.read_file("/tests/missing")
+
+
+def test_what_the_agent_exports_or_installs_never_corrupts_a_file_read(sandbox, simple_task):
+    """The host reads files (rewards, archives) through the sandbox's shell. An agent that exported BASH_ENV (a
+    script that prints, which every non-interactive bash of its own then runs) or a locale that does not exist (every
+    bash of its own warns about it: a policy's `export LC_ALL=value` once turned a passing reward into an unreadable
+    one, and once crashed an evaluation) does not change what is read; one that
+    replaced `base64` on the PATH makes a read fail with SandboxError (the verifier's infra error), never with a
+    decoding crash or silently wrong bytes."""
+    from reterm.verifier import verify
+
+    sandbox.write_file("/logs/verifier/reward.txt", "1\n")
+    sandbox.exec("echo 'echo noise from bash_env' > /app/env.sh && export BASH_ENV=/app/env.sh LC_ALL=value")
+    noise = sandbox.exec("true").output  # the agent's own commands do print both
+    assert "noise from bash_env" in noise and "LC_ALL" in noise
+    assert sandbox.read_file("/logs/verifier/reward.txt") == b"1\n"
+    sandbox.write_file("/app/out.txt", "ok\n")
+    with tarfile.open(fileobj=io.BytesIO(sandbox.get_archive("/app/out.txt"))) as tar:
+        assert tar.extractfile("out.txt").read() == b"ok\n"
+    assert verify(sandbox, simple_task).reward == 1.0
+    sandbox.exec("mkdir -p /usr/local/bin && printf '#!/bin/sh\\necho not-base64!\\n' > /usr/local/bin/base64 && "
+                 "chmod +x /usr/local/bin/base64")
+    assert sandbox.exec("base64 /app/out.txt").output.endswith("not-base64!\n")
+    with pytest.raises(SandboxError, match="not the file's base64"):
+        sandbox.read_file("/logs/verifier/reward.txt")
+    v = verify(sandbox, simple_task)
+    assert v.reward is None and "could not read the reward" in v.infra_error
 
 
 def _fingerprint(sb) -> str:

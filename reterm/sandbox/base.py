@@ -238,18 +238,31 @@ class Sandbox(ABC):
         self.spec = replace(self.spec, base_state=self.shell.state.copy())
         self.shell.state.env.update(HOME=fields[5], USER=fields[0], LOGNAME=fields[0])
 
+    def file_op_state(self) -> ShellState:
+        """Where the host's own file operations in the sandbox (read_file, get_archive, put_archive) run: the agent's
+        working directory, so a relative path means what it meant to the agent, with the environment's own variables,
+        so nothing the agent exported (a BASH_ENV script that prints, a PATH to tools of its own) reaches them."""
+        return ShellState(self.shell.state.cwd, dict(self.spec.initial_state.env))
+
+    def _decode(self, output: str, what: str) -> bytes:
+        try:
+            return base64.b64decode(output.strip(), validate=True)
+        except ValueError:
+            raise SandboxError(f"cannot {what} in sandbox {self.id}: its shell's output is not the file's base64 "
+                               f"({output.strip()[:120]!r})") from None
+
     def get_archive(self, path: str, limit: int = 256 * 1024 * 1024) -> bytes:
         """A tar of `path` (file or dir, under its own name); FileNotFoundError if it does not exist. Made inside
         the sandbox, so a planted symlink never reaches a host file."""
         q = shlex.quote(path)
         parent, name = shlex.quote(str(Path(path).parent)), shlex.quote(Path(path).name)
         res = self.shell.exec(f"if [ ! -e {q} ]; then exit 3; fi; tar -C {parent} -cf - {name} | base64 -w0",
-                              timeout=300, output_cap=limit * 2, state=self.shell.state.copy())
+                              timeout=300, output_cap=limit * 2, state=self.file_op_state())
         if res.exit_code == 3:
             raise FileNotFoundError(path)
         if res.exit_code != 0 or res.truncated:
             raise SandboxError(f"cannot archive {path} in sandbox {self.id}: {res.output.strip()[:300]}")
-        return base64.b64decode(res.output.strip())
+        return self._decode(res.output, f"archive {path}")
 
     def download_dir(self, path: str, dest: Path) -> None:
         """Copies the contents of a sandbox dir into `dest` on the host (nothing when it is missing). What the sandbox
@@ -285,13 +298,13 @@ class Sandbox(ABC):
             f"if [ ! -f {q} ]; then exit 3; fi; "
             f"if [ $(stat -L -c %s {q}) -gt {limit} ]; then echo 'file larger than {limit} bytes'; exit 4; fi; "
             f"base64 -w0 {q}",
-            timeout=60, output_cap=limit * 2, state=self.shell.state.copy(),
+            timeout=60, output_cap=limit * 2, state=self.file_op_state(),
         )
         if res.exit_code == 3:
             raise FileNotFoundError(path)
         if res.exit_code != 0:
             raise SandboxError(f"cannot read {path} in sandbox {self.id}: {res.output.strip()[:300]}")
-        return base64.b64decode(res.output.strip())
+        return self._decode(res.output, f"read {path}")
 
     def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
         data = data.encode() if isinstance(data, str) else data

@@ -471,7 +471,7 @@ class LocalSandbox(Sandbox):
             with os.fdopen(fd, "wb") as f:
                 f.write(tar_bytes)
             res = self.shell.exec(f"mkdir -p {shlex.quote(dest_dir)} && tar -xf {INBOX}/{name} --no-same-owner "
-                                  f"-C {shlex.quote(dest_dir)}", timeout=120, state=self.shell.state.copy())
+                                  f"-C {shlex.quote(dest_dir)}", timeout=120, state=self.file_op_state())
         finally:
             (self.dir / "inbox" / name).unlink(missing_ok=True)
         if not res.ok:
