@@ -424,7 +424,10 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def chart(rows: list[dict], path: Path) -> None:
+def chart(rows: list[dict], path: Path, seed_rows: list[dict] = ()) -> list[str]:
+    """Recovery and pass@1 against step: each method's seeds pooled, with their 95% intervals, and each seed's own
+    curve (`seed_rows`, rows of one run each) as a thin line in the method's colour, so a band that hides two
+    seeds which disagree shows it. Returns the legend's labels."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -440,14 +443,22 @@ def chart(rows: list[dict], path: Path) -> None:
             shift = (i - (len(methods) - 1) / 2) * 0.012 * span  # methods side by side: equal values stay visible
             xs, ys = [r["step"] + shift for r in pts], [r[key]["rate"] for r in pts]
             err = [[y - r[key]["ci95"][0] for y, r in zip(ys, pts)], [r[key]["ci95"][1] - y for y, r in zip(ys, pts)]]
-            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
+            bars = ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
+            for seed in sorted({r["seed"] for r in seed_rows if r["method"] == method}):
+                own = sorted((r["step"] + shift, r[key]["rate"]) for r in seed_rows
+                             if r["method"] == method and r["seed"] == seed and r[key]["rate"] is not None)
+                ax.plot([x for x, _ in own], [y for _, y in own], color=bars[0].get_color(), alpha=0.4, lw=1,
+                        ls=":", label=f"{method}, each seed" if seed == min(r["seed"] for r in seed_rows
+                                                                       if r["method"] == method) else None)
         ax.set_title(title)
         ax.set_xlabel("GRPO step (0 = SFT start)")
         ax.set_ylim(0, 1.05)
         ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+    labels = [t.get_text() for t in axes[0].get_legend().get_texts()]
     plt.close(fig)
+    return labels
 
 
 def sweep_choice(path: Path, error) -> float:
@@ -534,8 +545,10 @@ def parse_args(argv=None):
 def paired(per_run: dict, ref: str, arm: str, step: int, ref_step: int | None = None) -> dict | None:
     """`arm` at `step` against `ref` at `ref_step` (the same step unless given), paired on the same frozen states
     (recovery) and the same tasks (pass@1): each unit's counts summed over the seeds both arms have evaluated at those
-    steps (`paired_comparison`)."""
-    from reterm.evaluation.metrics import paired_comparison
+    steps (`paired_comparison`). The interval and p resample units with the trained runs held fixed, so they say
+    nothing of how another seed would train; each measure's `by_seed` (seed s of the arm against seed s of `ref`, the
+    mean difference over units) shows that variation."""
+    from reterm.evaluation.metrics import paired_comparison, unit_differences
 
     ref_step = step if ref_step is None else ref_step
 
@@ -557,13 +570,21 @@ def paired(per_run: dict, ref: str, arm: str, step: int, ref_step: int | None = 
                 row[1] += n
         return {u: tuple(v) for u, v in out.items()}
 
-    ea, eb = [a[s] for s in seeds], [b[s] for s in seeds]
-    sa, sb = units(ea, "recovery", "per_state"), units(eb, "recovery", "per_state")
+    def measures(ea, eb, compare):
+        sa, sb = units(ea, "recovery", "per_state"), units(eb, "recovery", "per_state")
+        return {"recovery": compare(sa, sb), "recovery by task": compare(by_task(sa), by_task(sb)),
+                "pass@1": compare(units(ea, "heldout", "per_task"), units(eb, "heldout", "per_task"))}
+
+    def mean_difference(x, y):
+        diffs = unit_differences(x, y)
+        return round(sum(diffs) / len(diffs), 4) if diffs else None
+
+    out = measures([a[s] for s in seeds], [b[s] for s in seeds], paired_comparison)
+    for seed in seeds:
+        for measure, diff in measures([a[seed]], [b[seed]], mean_difference).items():
+            out[measure].setdefault("by_seed", {})[seed] = diff
     return {"arm": arm, "against": ref, "step": step, **({"ref_step": ref_step} if ref_step != step else {}),
-            "seeds": seeds,
-            "recovery": paired_comparison(sa, sb),
-            "recovery by task": paired_comparison(by_task(sa), by_task(sb)),
-            "pass@1": paired_comparison(units(ea, "heldout", "per_task"), units(eb, "heldout", "per_task"))}
+            "seeds": seeds, **out}
 
 
 def state_task(state_id: str) -> str:
@@ -614,7 +635,7 @@ def paired_table(tests: list[dict]) -> str:
     budget = any("tokens" in t for t in tests)
     head = ["arm", "against", "step" + (" (arm / against)" if budget else ""), "seeds",
             *(["sampled tokens (arm / against)"] if budget else []), "measure", "units", "difference [95% CI]",
-            "arm better / worse", "paired p"]
+            "arm better / worse", "paired p", "by seed"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for t in tests:
         step = f"{t['step']} / {t.get('ref_step', t['step'])}" if budget else str(t["step"])
@@ -628,8 +649,14 @@ def paired_table(tests: list[dict]) -> str:
             lines.append("| " + " | ".join([t["arm"], t["against"], step, ",".join(map(str, t["seeds"])), *tokens,
                                             measure, f"{r['units']} {unit}", diff,
                                             f"{r['a_better']} / {r['b_better']}",
-                                            "-" if r["p_value"] is None else f"{r['p_value']:.3g}"]) + " |")
+                                            "-" if r["p_value"] is None else f"{r['p_value']:.3g}",
+                                            by_seed(r.get("by_seed", {}))]) + " |")
     return "\n".join(lines) + "\n"
+
+
+def by_seed(diffs: dict) -> str:
+    """Each seed's own difference, as `s0 +0.250, s1 +0.481` (results.json read back has the seeds as strings)."""
+    return ", ".join(f"s{s} " + ("-" if d is None else f"{d:+.3f}") for s, d in diffs.items()) or "-"
 
 
 def design(a, start: dict, arms: int) -> str:
@@ -684,6 +711,12 @@ def choose_lr(rows: list[dict], lrs: list[float]) -> dict:
             "rule": choose_lr.__doc__.split(": ", 1)[1].replace("\n    ", " ").strip()}
 
 
+PAIRED_NOTE = ("Each arm minus the reference on the same units, each unit's attempts summed over the seeds paired. "
+               "The interval and p resample the units with the trained runs held fixed: they measure the evaluation's "
+               "noise, not how another seed would train; `by seed` is each seed's own difference (seed s against "
+               "seed s), the variation between training runs.\n\n")
+
+
 def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], final: bool = True) -> str:
     """table.md (rows per arm and step, pooled over seeds; then the paired tests of every arm against the reference,
     --reference or the first), runs.md, results.json and compare.png from what is evaluated so far; a sweep's
@@ -707,7 +740,7 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
              if (t := paired(per_run, ref, arm_name(method, lr), step))]
     matched = [t for method, lr in arms if (method, lr) != first
                for t in budget_matched(per_run, ref, arm_name(method, lr))]
-    md = table(rows) + ("\n## Paired tests\n\n" + paired_table(tests) if tests else "")
+    md = table(rows) + ("\n## Paired tests\n\n" + PAIRED_NOTE + paired_table(tests) if tests else "")
     if matched:
         md += ("\n## Paired tests at no more sampled tokens\n\nEach step of the reference against the arm's latest "
                "evaluated step that had sampled no more tokens (cumulative, mean over the seeds paired).\n\n"
@@ -719,7 +752,9 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
         results["chosen"] = choose_lr(rows, a.learning_rates)
         (a.out / "chosen_lr.json").write_text(json.dumps(results["chosen"], indent=1) + "\n")
     (a.out / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
-    chart(rows, a.out / "compare.png")
+    seed_rows = [{"method": r["arm"], "seed": r["seed"], "step": step, **pooled([r["evals"][step]])}
+                 for r in per_run.values() for step in r["evals"]]
+    chart(rows, a.out / "compare.png", seed_rows)
     return md
 
 

@@ -257,6 +257,21 @@ def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_
     assert rec["p_value"] == pytest.approx(2 / 2 ** 9, abs=1e-4)  # 9 states differ, all one way: exact
     assert test["pass@1"]["units"] == 2 and test["recovery by task"]["units"] == 12  # one state a task here
     assert "## Paired tests" in md and "| reterm:first:skip | plain | 20 | 0,1 | recovery | 12 states |" in md
+    # each seed's own difference beside the pooled test: alike here, unlike once seed 1 of the arm learns nothing
+    assert rec["by_seed"] == {"0": rec["difference"], "1": rec["difference"]}
+    per_run["reterm:first:skip-s1"]["evals"][20] = plain
+    md = cmp.report(a, plain, per_run, [("plain", None), ("reterm:first:skip", None)])
+    [test1] = json.loads((tmp_path / "results.json").read_text())["paired"]
+    assert test1["recovery"]["by_seed"] == {"0": rec["difference"], "1": 0.0}
+    assert test1["pass@1"]["by_seed"] == {"0": 0.25, "1": 0.0}
+    assert f"| s0 +{rec['difference']:.3f}, s1 +0.000 |" in md and "how another seed would train" in md
+    per_run["reterm:first:skip-s1"]["evals"][20] = better
+    # the chart draws each seed's curve beside the pooled one
+    seed_rows = [{"method": r["arm"], "seed": r["seed"], "step": s, **cmp.pooled([e])}
+                 for r in per_run.values() for s, e in r["evals"].items()]
+    assert cmp.chart(res["rows"], tmp_path / "c.png", seed_rows) == [
+        "plain, each seed", "reterm:first:skip, each seed", "plain", "reterm:first:skip"]
+    assert (tmp_path / "c.png").stat().st_size > 0
     # ReTerm-GRPO trained first (listed first), plain GRPO still the reference: the same test, the same way round
     a.reference = "plain"
     cmp.report(a, plain, per_run, [("reterm:first:skip", None), ("plain", None)])

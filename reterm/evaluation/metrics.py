@@ -117,6 +117,12 @@ def clustered_interval(clusters: list[tuple[int, int]]) -> list[float] | None:
     return [round(ci[0], 4), round(ci[1], 4)]
 
 
+def unit_differences(a: dict[str, tuple[int, int]], b: dict[str, tuple[int, int]]) -> list[float]:
+    """A's rate minus B's on each unit both scored (sorted by unit), from (successes, samples) per unit."""
+    keys = sorted(k for k in a.keys() & b.keys() if a[k][1] > 0 and b[k][1] > 0)
+    return [a[k][0] / a[k][1] - b[k][0] / b[k][1] for k in keys]
+
+
 def paired_comparison(a: dict[str, tuple[int, int]], b: dict[str, tuple[int, int]], resamples: int = 10000,
                       seed: int = 0) -> dict:
     """Method A against method B on the same units (frozen states, or tasks), from (successes, samples) per unit for
@@ -126,8 +132,7 @@ def paired_comparison(a: dict[str, tuple[int, int]], b: dict[str, tuple[int, int
     Units scored by only one of the two are left out (`units` says how many were compared)."""
     import random
 
-    keys = sorted(k for k in a.keys() & b.keys() if a[k][1] > 0 and b[k][1] > 0)
-    diffs = [a[k][0] / a[k][1] - b[k][0] / b[k][1] for k in keys]
+    diffs = unit_differences(a, b)
     n = len(diffs)
     out = {"units": n, "a_better": sum(d > 0 for d in diffs), "b_better": sum(d < 0 for d in diffs)}
     if not n:
