@@ -444,12 +444,11 @@ def chart(rows: list[dict], path: Path, seed_rows: list[dict] = ()) -> list[str]
             xs, ys = [r["step"] + shift for r in pts], [r[key]["rate"] for r in pts]
             err = [[y - r[key]["ci95"][0] for y, r in zip(ys, pts)], [r[key]["ci95"][1] - y for y, r in zip(ys, pts)]]
             bars = ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
-            for seed in sorted({r["seed"] for r in seed_rows if r["method"] == method}):
+            for j, seed in enumerate(sorted({r["seed"] for r in seed_rows if r["method"] == method})):
                 own = sorted((r["step"] + shift, r[key]["rate"]) for r in seed_rows
                              if r["method"] == method and r["seed"] == seed and r[key]["rate"] is not None)
                 ax.plot([x for x, _ in own], [y for _, y in own], color=bars[0].get_color(), alpha=0.4, lw=1,
-                        ls=":", label=f"{method}, each seed" if seed == min(r["seed"] for r in seed_rows
-                                                                       if r["method"] == method) else None)
+                        ls=":", label=None if j else f"{method}, each seed")
         ax.set_title(title)
         ax.set_xlabel("GRPO step (0 = SFT start)")
         ax.set_ylim(0, 1.05)
