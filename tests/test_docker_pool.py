@@ -176,6 +176,43 @@ def test_warm_forks_match_their_source_file_tree_cwd_and_variables(scratch):
     assert _census(backend) == {e.url: {"containers": [], "images": []} for e in backend.engines}
 
 
+def test_a_snapshot_whose_diff_cannot_be_read_forks_from_its_committed_image(scratch, monkeypatch):
+    """Where the diff capture's output is not base64 (here the image's own `base64` prints a stray character after
+    its line, as a background process writing into the shell's output would), the snapshot does not fail: it has no
+    diff, and its fork starts from the committed image with the source's files. A snapshot interrupted while the diff
+    is read (Ctrl-C, injected: it cannot be timed from here) leaves no committed image behind."""
+    from reterm.sandbox import docker_backend
+    backend = _backend([_main(16)], warm=2)
+    task = suites.load("basic", "train")[0]
+    try:
+        backend.prewarm(task)
+        sb = backend.start(task)
+        sb.exec("echo kept > /app/kept.txt && mv /usr/bin/base64 /usr/bin/base64.real && "
+                "printf '#!/bin/sh\\n/usr/bin/base64.real \"$@\"; printf A\\n' > /usr/bin/base64 && "
+                "chmod +x /usr/bin/base64")
+        assert sb.exec("echo hi | base64 -w0").output == "aGkKA"  # not base64: 5 characters
+        with sb.snapshot() as snap:
+            assert snap.diff is None
+            [fork] = snap.fork(1)
+        try:
+            assert fork.base_image is None and fork.container.attrs["Config"]["Image"] != sb.base_image
+            assert fork.exec("cat /app/kept.txt").output == "kept\n"
+            sb.exec("mv /usr/bin/base64.real /usr/bin/base64")
+
+            def interrupted(*a, **k):
+                raise KeyboardInterrupt
+
+            monkeypatch.setattr(docker_backend, "capture_diff", interrupted)
+            with pytest.raises(KeyboardInterrupt):
+                sb.snapshot()
+        finally:
+            fork.close()
+            sb.close()
+    finally:
+        backend.close()
+    assert _census(backend) == {e.url: {"containers": [], "images": []} for e in backend.engines}
+
+
 class _SlowOracle(OracleAgent):
     """The reference solution after a 6 s command, so trials are in flight when an engine dies."""
 

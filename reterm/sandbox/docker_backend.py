@@ -398,8 +398,13 @@ class DockerBackend(Backend):
         diff = None
         with ThreadPoolExecutor(1) as ex:  # the commit runs in the engine while the diff is read through the shell
             image = ex.submit(self._commit_image, sandbox, snap_id)
-            if pool is not None and pool.manifest is not None:
-                diff = capture_diff(sandbox, pool.manifest)
+            try:
+                if pool is not None and pool.manifest is not None:
+                    diff = capture_diff(sandbox, pool.manifest)
+            except BaseException:  # no snapshot holds the image: it would stay on the engine
+                if image.exception() is None:
+                    sandbox.engine.remove("image", image.result())
+                raise
             image_id = image.result()
         spec = sandbox.spec.from_snapshot(state)
         return DockerSnapshot(self, snap_id, spec, sandbox.engine, image_id, diff,

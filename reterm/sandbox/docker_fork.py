@@ -14,10 +14,10 @@ snapshot's state:
   of the engine's `put_archive`, which starts a helper process per upload), and takes the snapshot's shell state.
   No container starts.
 
-This needs GNU find, tar and base64 in the image; where the capture fails (busybox images), or the deleted paths do
-not fit one command line, or the sandbox itself runs on a snapshot image (a fork made the cold way), the snapshot has
-no diff and its forks start containers from the committed image as before. The committed image is always made too:
-it is what moves between engines and what `export_snapshot` saves.
+This needs GNU find, tar and base64 in the image; where the capture fails (busybox images) or its output is not
+base64, or the deleted paths do not fit one command line, or the sandbox itself runs on a snapshot image (a fork made
+the cold way), the snapshot has no diff and its forks start containers from the committed image as before. The
+committed image is always made too: it is what moves between engines and what `export_snapshot` saves.
 """
 
 from __future__ import annotations
@@ -65,13 +65,26 @@ def _capture_script(since: float) -> str:
     return f"set -o pipefail; {_LIST} | base64 -w0 && echo && {{ {changed}; [ $? -le 1 ]; }} | base64 -w0"
 
 
+def _b64(text: str) -> bytes | None:
+    """The bytes of one base64 line from a sandbox's shell, or None where it is not one (output of a background
+    process interleaved with it, a `base64` of the image's own that prints more)."""
+    try:
+        return base64.b64decode(text.strip(), validate=True)
+    except ValueError:
+        return None
+
+
 def list_image(sandbox) -> frozenset[bytes]:
     """The paths of a fresh container's root filesystem (what its image holds)."""
     res = sandbox.shell.exec(f"set -o pipefail; {_LIST} | base64 -w0", timeout=120, output_cap=1 << 30,
                              state=sandbox.spec.initial_state)
     if res.exit_code != 0:
         raise SandboxError(f"cannot list the image's files in {sandbox.id}: {res.output[-300:]}")
-    return frozenset(_root_paths(base64.b64decode(res.output.strip())))
+    listing = _b64(res.output)
+    if listing is None:
+        raise SandboxError(f"cannot list the image's files in {sandbox.id}: the listing is not base64 "
+                           f"({res.output.strip()[-120:]!r})")
+    return frozenset(_root_paths(listing))
 
 
 def capture_diff(sandbox, manifest: frozenset[bytes], limit: int = 1 << 30) -> FsDiff | None:
@@ -81,7 +94,10 @@ def capture_diff(sandbox, manifest: frozenset[bytes], limit: int = 1 << 30) -> F
     if res.exit_code != 0 or res.truncated or "\n" not in res.output:
         return None
     listing_b64, tar_b64 = res.output.strip("\n").split("\n", 1)
-    present = _root_paths(base64.b64decode(listing_b64))
+    listing, tar = _b64(listing_b64), _b64(tar_b64)
+    if listing is None or tar is None:
+        return None  # the output is not what the script prints: the forks start from the committed image
+    present = _root_paths(listing)
     gone = sorted(manifest - present)
     deleted, last = [], None
     for p in gone:  # only the top of each deleted tree: rm -rf takes the rest
@@ -91,7 +107,7 @@ def capture_diff(sandbox, manifest: frozenset[bytes], limit: int = 1 << 30) -> F
         last = p
     if sum(len(p) + 3 for p in deleted) > _MAX_DELETE_ARG:
         return None  # more deletions than one `rm` takes
-    return FsDiff(base64.b64decode(tar_b64), deleted)
+    return FsDiff(tar, deleted)
 
 
 def apply_diff(sandbox, diff: FsDiff) -> None:
