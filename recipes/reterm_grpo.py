@@ -46,12 +46,11 @@ def parse(argv: list[str] | None = None):
 
 def build_trainer(args: ReTermGRPOConfig, model_args: ModelConfig, backend=None):
     setup_wandb(args.report_to, args.output_dir)
-    resume = resume_checkpoint(args.resume_from_checkpoint, args.output_dir)
     tasks = load_tasks(args.suite, args.suite_split)
     model, tokenizer = load_model_and_tokenizer(model_args.model_name_or_path or DEFAULT_MODEL, model_args.dtype)
     trainer = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer, backend=backend,
                                 peft_config=get_peft_config(model_args))
-    return trainer, resume
+    return trainer
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,18 +59,18 @@ def main(argv: list[str] | None = None) -> int:
         require_platform(argv)
         args, model_args = parse(argv)
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-        trainer, resume = build_trainer(args, model_args)
+        resume = resume_checkpoint(args.resume_from_checkpoint, args.output_dir)
+        if args.stop_after_step and checkpoint_step(resume) >= args.stop_after_step:  # before anything is loaded
+            log.info("stop_after_step %d: %s already holds step %d; nothing to train", args.stop_after_step, resume,
+                     checkpoint_step(resume))
+            return 0
+        trainer = build_trainer(args, model_args)
     except (RecipeError, FileNotFoundError, SandboxError, ValueError) as e:  # ValueError: a bad setting
         print(f"error: {e}", file=sys.stderr)
         return 2
     if resume:
         log.info("resuming from %s", resume)
     if args.stop_after_step:
-        done = checkpoint_step(resume)
-        if done >= args.stop_after_step:
-            log.info("stop_after_step %d: %s already holds step %d; nothing to train", args.stop_after_step, resume,
-                     done)
-            return 0
         trainer.add_callback(StopAfterStep(args.stop_after_step))
     trainer.train(resume_from_checkpoint=resume)
     if args.stop_after_step and trainer.state.global_step < args.max_steps:  # a checkpoint, not the run's model

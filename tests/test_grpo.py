@@ -803,6 +803,22 @@ def test_grpo_recipe_with_a_tiny_model_and_a_bad_suite(tmp_path, tiny_model_dir,
     assert (tmp_path / "o" / "model.safetensors").exists()
 
 
+def test_grpo_recipe_with_nothing_left_to_train_returns_before_loading_anything(tmp_path, capsys):
+    """--stop_after_step N where output_dir already holds a complete checkpoint-N: the recipe says so and returns 0
+    without loading the model (the path here does not exist, so loading it would be an error) or starting sandboxes;
+    a checkpoint cut off while saving (no trainer_state.json) does not count."""
+    rec = _grpo_recipe()
+    out = tmp_path / "o"
+    (out / "checkpoint-4").mkdir(parents=True)
+    (out / "checkpoint-4" / "trainer_state.json").write_text("{}")
+    (out / "checkpoint-6").mkdir()  # cut off: passed over
+    argv = ["--model_name_or_path", str(tmp_path / "no-model"), "--output_dir", str(out), "--report_to", "none",
+            "--use_cpu", "true", "--max_steps", "8", "--resume_from_checkpoint", "true"]
+    assert rec.main(argv + ["--stop_after_step", "4"]) == 0
+    assert rec.main(argv + ["--stop_after_step", "6"]) == 2  # step 6 is not there: it loads the model, which fails
+    assert "no-model" in capsys.readouterr().err
+
+
 SCALE = Path(__file__).resolve().parent.parent / "recipes" / "configs" / "qwen2.5-coder-7b-instruct"
 
 
