@@ -426,8 +426,8 @@ def table(rows: list[dict]) -> str:
 
 def chart(rows: list[dict], path: Path, seed_rows: list[dict] = ()) -> list[str]:
     """Recovery and pass@1 against step: each method's seeds pooled, with their 95% intervals, and each seed's own
-    curve (`seed_rows`, rows of one run each) as a thin line in the method's colour, so a band that hides two
-    seeds which disagree shows it. Returns the legend's labels."""
+    curve (`seed_rows`, rows of one run each; drawn for a method with two seeds or more) as a thin line in the
+    method's colour, so a band that hides two seeds which disagree shows it. Returns the legend's labels."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -444,7 +444,8 @@ def chart(rows: list[dict], path: Path, seed_rows: list[dict] = ()) -> list[str]
             xs, ys = [r["step"] + shift for r in pts], [r[key]["rate"] for r in pts]
             err = [[y - r[key]["ci95"][0] for y, r in zip(ys, pts)], [r[key]["ci95"][1] - y for y, r in zip(ys, pts)]]
             bars = ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=method)
-            for j, seed in enumerate(sorted({r["seed"] for r in seed_rows if r["method"] == method})):
+            seeds = sorted({r["seed"] for r in seed_rows if r["method"] == method})
+            for j, seed in enumerate(seeds if len(seeds) > 1 else ()):  # one seed's curve is the pooled one
                 own = sorted((r["step"] + shift, r[key]["rate"]) for r in seed_rows
                              if r["method"] == method and r["seed"] == seed and r[key]["rate"] is not None)
                 ax.plot([x for x, _ in own], [y for _, y in own], color=bars[0].get_color(), alpha=0.4, lw=1,

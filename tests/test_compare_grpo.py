@@ -272,6 +272,10 @@ def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_
     assert cmp.chart(res["rows"], tmp_path / "c.png", seed_rows) == [
         "plain, each seed", "reterm:first:skip, each seed", "plain", "reterm:first:skip"]
     assert (tmp_path / "c.png").stat().st_size > 0
+    # a method run with one seed has no separate seed curve: it would lie on the pooled one
+    one_seed = [r for r in seed_rows if r["method"] == "plain" or r["seed"] == 0]
+    assert cmp.chart(res["rows"], tmp_path / "c.png", one_seed) == [
+        "plain, each seed", "plain", "reterm:first:skip"]
     # ReTerm-GRPO trained first (listed first), plain GRPO still the reference: the same test, the same way round
     a.reference = "plain"
     cmp.report(a, plain, per_run, [("reterm:first:skip", None), ("plain", None)])

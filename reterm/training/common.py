@@ -107,7 +107,7 @@ class StopAfterStep(TrainerCallback):
         return control
 
 
-def checkpoint_step(path: str | None) -> int:
+def checkpoint_step(path: str | Path | None) -> int:
     """The optimizer step a checkpoint folder (`checkpoint-N`) holds; 0 for none."""
     m = re.fullmatch(r"checkpoint-(\d+)", Path(path).name) if path else None
     return int(m.group(1)) if m else 0
@@ -131,8 +131,6 @@ def resume_checkpoint(value, output_dir: str) -> str | None:
     none). The Trainer writes a checkpoint's trainer_state.json last: a folder without it is a save that was cut off
     (a process killed while saving, e.g. at the end of a session), passed over with a warning; the run saves that
     step again when it gets there."""
-    from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
-
     TRAINER_STATE_NAME = "trainer_state.json"  # transformers.trainer's name for it (that module is slow to import)
 
     if value in (None, False, "", "false", "False", "no"):
@@ -140,8 +138,7 @@ def resume_checkpoint(value, output_dir: str) -> str | None:
     if value in (True, "true", "True", "last", "yes"):
         if not Path(output_dir).is_dir():
             return None
-        found = sorted((int(m.group(1)), d) for d in Path(output_dir).iterdir()
-                       if d.is_dir() and (m := re.fullmatch(PREFIX_CHECKPOINT_DIR + r"-(\d+)", d.name)))
+        found = sorted((n, d) for d in Path(output_dir).iterdir() if d.is_dir() and (n := checkpoint_step(d)))
         complete = [(n, d) for n, d in found if (d / TRAINER_STATE_NAME).is_file()]
         last = complete[-1] if complete else None
         cut = [d.name for n, d in found if last is None or n > last[0]]
