@@ -200,9 +200,13 @@ def test_smollm2_cached_matches_uncached_greedy_batched_ragged(smollm2_models):
 def test_smollm2_bf16_cache_adds_no_error_of_its_own(smollm2_models):
     """bfloat16 (what `dtype=auto` picks on a CPU with native bf16): here even the uncached path is not batch-
     invariant — one prompt's logprobs move by ~0.1 between a batch of six and batch 1, enough to flip a greedy
-    near-tie — so token-for-token equality is checked in float32 above. What is checked here: a cached prefill
-    computes exactly what `model.generate` computes for that prompt alone (same first token and logprob), and over
-    the tokens both paths share, the cached logprobs stay within bf16 rounding of the uncached batch's."""
+    near-tie — so token-for-token equality is checked in float32 above. Nor is a cached prefill bit-equal to
+    `model.generate` in bf16: which kernels run (AVX512-BF16 or AMX tiles) depends on the CPU and on the shapes, and
+    each accumulates in its own order (on an AMX machine a first logprob moved by 0.015). What is checked here, on
+    every CPU class: a cached prefill picks the same first token as `model.generate` for that prompt alone, and its
+    logprob is no further from it than bf16 itself is from float32 on these prompts (twice the largest such gap,
+    plus 1e-3): the cache adds no error of its own beyond bf16 rounding. Over the tokens both paths share, the
+    cached logprobs stay within bf16 rounding of the uncached batch's."""
     if not any(d == "bfloat16" for d in smollm2_dtypes()):
         pytest.skip("this CPU has no native bf16")
     model, tok = smollm2_models(torch.bfloat16)
@@ -215,8 +219,16 @@ def test_smollm2_bf16_cache_adds_no_error_of_its_own(smollm2_models):
     finally:
         uncached.close()
         cached.close()
+    model32, _ = smollm2_models(torch.float32)
+    reference, _ = smollm2_policies(model32, tok, 1)
+    try:
+        exact = [reference.generate_many([p])[0] for p in prompts]
+    finally:
+        reference.close()
+    rounding = max(abs(a.logprobs[0] - e.logprobs[0]) for a, e in zip(alone, exact) if a.token_ids[0] == e.token_ids[0])
     for a, g in zip(alone, got):
-        assert a.token_ids[0] == g.token_ids[0] and abs(a.logprobs[0] - g.logprobs[0]) < 1e-3
+        assert a.token_ids[0] == g.token_ids[0]
+        assert abs(a.logprobs[0] - g.logprobs[0]) <= 2 * rounding + 1e-3, (a.logprobs[0], g.logprobs[0], rounding)
     for b, g in zip(batched, got):
         shared = next((i for i, (x, y) in enumerate(zip(b.token_ids, g.token_ids)) if x != y), len(g.token_ids))
         assert max((abs(x - y) for x, y in zip(b.logprobs[:shared], g.logprobs[:shared])), default=0) < 0.25
