@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reterm import stopping
 from reterm.agent.episode import run_episode
-from reterm.evaluation.baselines import AgentOutcome, NopAgent, OracleAgent
+from reterm.evaluation.baselines import SHORTCUTS, AgentOutcome, NopAgent, OracleAgent, ShortcutAgent
 from reterm.sandbox import Backend, Sandbox, SandboxError
 from reterm.sandbox.base import close_all
 from reterm.sandbox.dockerfile import DockerfileError
@@ -42,8 +42,11 @@ AGENTS = {"oracle": OracleAgent, "nop": NopAgent, "model": ModelAgent}
 
 
 def make_agent(name: str, **kw):
+    if name.startswith("shortcut:"):
+        return ShortcutAgent(name.split(":", 1)[1])
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or "
+                         f"{', '.join('shortcut:' + s for s in SHORTCUTS)}")
     return AGENTS[name](**kw)
 
 
