@@ -346,11 +346,15 @@ def tasks_validate(paths) -> None:
 @tasks.command("list")
 @task_options(default_split="all")
 def tasks_list(task_paths, suite, split) -> None:
-    """One line per task: id, format, category, family."""
-    table = Table("task", "format", "category", "family")
+    """One line per task: id, family, its kind of work, split, category, format. A bundled task's split comes from
+    its task.toml (`split`, and `heldout` = compositional or novel for a held-out family)."""
+    table = Table("task", "family", "kind", "split", "category", "format")
     for t in _resolve_task_paths(task_paths, suite, split):
-        table.add_row(t.id, t.format, t.category or "", t.family or "")
-    Console().print(table)
+        where = t.metadata.get("split", "")
+        if t.metadata.get("heldout"):
+            where += f" ({t.metadata['heldout']})"
+        table.add_row(t.id, t.family or "", t.metadata.get("kind", ""), where, t.category or "", t.format)
+    Console(width=max(Console().width, 120)).print(table)
 
 
 @main.group()

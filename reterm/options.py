@@ -20,8 +20,10 @@ from reterm.tasks import Task, load_tasks
 DEFAULT_SUITE = "basic"
 DEFAULT_MODEL = "smollm2-135m"  # SmolLM2-135M-Instruct, bundled (`reterm.models` materializes it)
 SPLIT_HELP = ("with a bundled suite, which split of it: train, heldout_instances (new seeds of the training "
-              "families), heldout_families (families never trained on; `heldout` is its older name), all (those three), or "
-             "compare_instances (more new seeds of the training families, reserved for comparing training methods)")
+              "families), heldout_families (families never trained on; `heldout` is its older name; "
+              "heldout_compositional and heldout_novel are its two parts), all (train and the held-out splits), "
+              "compare_instances (new seeds of the first ten training families, kept for the record) or "
+              "compare_fresh (new seeds of every family, reserved for the next comparison of training methods)")
 POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.agent.policies.make_policy`
 # Tokens the policy may generate in one turn, for data collection, evaluation, the recovery benchmark and GRPO
 # alike (DESIGN: one reply budget, so no trained turn is longer than what evaluation allows). 128 is what every

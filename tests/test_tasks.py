@@ -164,31 +164,54 @@ def test_bundled_suite_is_valid_and_up_to_date():
 
     tasks = suites.load("basic")
     assert len(tasks) >= 90
-    assert len({t.family for t in tasks}) >= 12 and len({t.category for t in tasks}) >= 12
+    assert len({t.family for t in tasks}) >= 60 and len({t.category for t in tasks}) >= 12
     train, held = suites.load("basic", "train"), suites.load("basic", "heldout_families")
     instances = suites.load("basic", "heldout_instances")
     assert [t.id for t in suites.load("basic", "heldout")] == [t.id for t in held]  # the older name
     assert {t.family for t in train}.isdisjoint({t.family for t in held})
+    comp, novel = suites.load("basic", "heldout_compositional"), suites.load("basic", "heldout_novel")
+    assert sorted(t.id for t in comp + novel) == sorted(t.id for t in held)
+    assert len({t.family for t in comp}) >= 8 and len({t.family for t in held}) >= 20
+    assert all(t.metadata["heldout"] == "compositional" and len(t.metadata["skills"]) >= 2 for t in comp)
+    assert {t.metadata["kind"] for t in novel}.isdisjoint({t.metadata["kind"] for t in train})
+    assert all(t.metadata["split"] == "train" for t in train)
     # held-out instances: new seeds (so new content) of training families only
     assert {t.family for t in instances} == {t.family for t in train}
     assert {t.metadata["seed"] for t in instances}.isdisjoint({t.metadata["seed"] for t in train})
     assert all(t.id.rsplit("-", 1)[1].startswith("h") for t in instances)
     assert len(train) + len(instances) + len(held) == len(tasks)
-    # compare_instances: reserved for comparing methods, not part of `all`, none repeating another instance
+    # compare_instances: the first ten training families' reserved seeds, kept for the record; compare_fresh: new
+    # seeds of every family. Neither is part of `all`, and no instance repeats another.
     compare = suites.load("basic", "compare_instances")
-    assert len(compare) >= 100 and {t.family for t in compare} == {t.family for t in train}
+    assert len(compare) == 120 and len({t.family for t in compare}) == 10
+    assert {t.family for t in compare} <= {t.family for t in train}
     assert all(t.id.rsplit("-", 1)[1].startswith("c") for t in compare)
-    assert not {t.id for t in compare} & {t.id for t in tasks}
-    assert {t.metadata["seed"] for t in compare}.isdisjoint({t.metadata["seed"] for t in train + instances})
+    fresh = suites.load("basic", "compare_fresh")
+    assert {t.family for t in fresh} == {t.family for t in tasks}
+    assert all(t.id.rsplit("-", 1)[1].startswith("f") and t.metadata["split"] == "compare_fresh" for t in fresh)
+    for reserved in (compare, fresh):
+        assert not {t.id for t in reserved} & {t.id for t in tasks}
 
     def content(task):
         return {p.relative_to(task.path).as_posix(): p.read_bytes() for p in sorted(task.path.rglob("*"))
                 if p.is_file() and p.name != "task.toml"}
 
-    seen = [content(t) for t in train + instances]
-    for t in compare:
-        assert content(t) not in seen, f"{t.id} repeats an instance of its family"
-        seen.append(content(t))
+    # the original twelve families' train and held-out instances are frozen as first written (fix-bug-h01 repeats
+    # fix-bug-h00); every other instance is new
+    frozen = {t.id for t in train + instances + held if t.metadata["seed"] < 10_000_000}
+    seen: dict[str, list] = {}
+    for t in train + instances + held + compare + fresh:
+        c = content(t)
+        assert t.id in frozen or c not in seen.setdefault(t.family, []), f"{t.id} repeats an instance of its family"
+        seen.setdefault(t.family, []).append(c)
     with pytest.raises(ValueError, match="unknown split 'test'"):
         suites.load("basic", "test")
-    assert generate(["--check"]) == 0, "reterm/suites/basic differs from `python -m reterm.suites.generate`"
+    assert generate(["--check", "--no-trials"]) == 0, \
+        "reterm/suites/basic differs from `python -m reterm.suites.generate`"
+
+
+def test_tasks_list_shows_family_kind_and_split():
+    r = _cli("tasks", "list", "--split", "heldout_compositional")
+    assert r.returncode == 0, r.stderr
+    rows = [line for line in r.stdout.splitlines() if "compositional" in line]
+    assert rows and all("heldout_families" in line for line in rows)

@@ -26,11 +26,16 @@ def tasks_dir(name: str) -> Path:
 
 
 # Two evaluation splits, never mixed: held-out *instances* (new seeds of the training families: does it learn?) and
-# held-out *families* (never trained on: does it generalise?). `heldout` is the older name of the second.
-# `compare_instances` (more new seeds of the training families) is reserved for comparing training methods: never
-# trained on, never used to choose a setting, and not part of `all` (it is run only by name).
-SPLITS = ("all", "train", "heldout_instances", "heldout_families", "heldout", "compare_instances")
+# held-out *families* (never trained on: does it generalise?), the latter in two parts: *compositional* families
+# (two trained skills combined) and *novel* ones (a kind of work no training family has). `heldout` is the older name
+# of `heldout_families`. Two comparison splits are reserved for comparing training methods and are not part of `all`
+# (they run only by name): `compare_instances` (new seeds of the first ten training families, already looked at while
+# a reward change was designed, so kept for the record) and `compare_fresh` (new seeds of every family, for the next
+# confirmation; nothing may be designed or tuned on it).
+SPLITS = ("all", "train", "heldout_instances", "heldout_families", "heldout_compositional", "heldout_novel",
+          "heldout", "compare_instances", "compare_fresh")
 _PARTS = ("train", "heldout_instances", "heldout_families")
+_RESERVED = ("compare_instances", "compare_fresh")
 
 
 def split_ids(name: str, split: str) -> list[str]:
@@ -39,8 +44,11 @@ def split_ids(name: str, split: str) -> list[str]:
         raise ValueError(f"unknown split {split!r}; choose {', '.join(SPLITS)}")
     if split == "all":
         return sorted(i for part in _PARTS for i in data.get(part, []))
-    if split == "compare_instances" and split not in data:
-        raise ValueError(f"suite {name!r} has no compare_instances split")
+    if split in _RESERVED and split not in data:
+        raise ValueError(f"suite {name!r} has no {split} split")
+    if split in ("heldout_compositional", "heldout_novel"):
+        families = set(data.get("families", {}).get(split.split("_")[1], []))
+        return sorted(i for i in data.get("heldout_families", []) if i.rsplit("-", 1)[0] in families)
     return sorted(data.get("heldout_families" if split == "heldout" else split, []))
 
 

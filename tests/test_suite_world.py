@@ -1,0 +1,140 @@
+"""The bundled task world: the split rule, the generic shortcuts, and every task's verifier rewarding only the
+outcome (oracle 1, nop 0, every shortcut 0) on the local backend, and a sample covering every family on Docker."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import get_backend, harbor_task
+from reterm.evaluation.baselines import SHORTCUTS, ShortcutAgent, instruction_paths
+from reterm.evaluation.trials import run_trial
+from reterm.suites import families as fam_mod
+from reterm.suites.families import Family, check_registry, registry
+from reterm.suites.families.common import DOCKERFILE, check_py
+
+
+def _family(name="tiny", kind="text", skills=(), check='if read("/app/out.txt") != "ok\\n": fail("no")\n'):
+    def make(rng: random.Random):
+        n = rng.randint(0, 10**6)
+        files = {
+            "environment/Dockerfile": (DOCKERFILE, False),
+            "environment/files/data.txt": (f"{n}\n", False),
+            "solution/solve.sh": ("#!/bin/bash\necho ok > /app/out.txt\n", True),
+            "tests/check.py": (check_py(check), False),
+        }
+        return f"Write ok to `/app/out.txt` ({n}).\n", files, {"category": "output_format"}
+
+    return Family(name, make, kind, skills)
+
+
+def test_the_split_rule_holds_out_novel_kinds_and_compositional_families():
+    fams = registry()
+    by = {f.name: f for f in fams}
+    train = [f for f in fams if f.heldout is None]
+    assert len(fams) >= 60 and sum(1 for f in fams if f.heldout) >= 20
+    assert sum(1 for f in fams if f.heldout == "compositional") >= 8
+    assert {f.kind for f in train}.isdisjoint(fam_mod.NOVEL_KINDS)
+    assert len({k for f in fams for k in f.kind.split("+")}) >= 12
+    for f in fams:
+        if f.heldout == "compositional":
+            assert all(by[s].heldout is None for s in f.skills), f.name
+        if f.heldout == "novel":
+            assert f.kind in fam_mod.NOVEL_KINDS
+    # the original twelve keep their place: json-config and extract-member are the held-out two
+    assert [f.name for f in fams if f.legacy_index is not None and f.heldout] == ["json-config", "extract-member"]
+
+
+@pytest.mark.parametrize("fams, words", [
+    ([_family(kind="sqlite"), _family("t2", kind="sqlite", skills=())], None),  # both novel: fine (non-strict)
+    ([_family(kind="nonsense")], "unknown kind 'nonsense'"),
+    ([_family(kind="text"), _family("novel", kind="sqlite"), _family("comp", skills=("tiny", "novel"))],
+     "not training families"),
+    ([_family(kind="text"), _family(kind="text")], "defined twice"),
+])
+def test_a_family_in_the_wrong_place_is_refused_by_name(fams, words):
+    if words is None:
+        check_registry(fams, strict=False)
+        return
+    with pytest.raises(ValueError, match=words):
+        check_registry(fams, strict=False)
+
+
+def test_the_strict_registry_needs_the_minimum_counts():
+    with pytest.raises(ValueError, match=">= 60 families"):
+        check_registry([_family()], strict=True)
+
+
+def test_instruction_paths_are_the_absolute_paths_it_names():
+    text = "Run `/app/bin/run.sh` to build /app/out/summary.txt. Restore into `/app/restored/`. Not ./x or a/b."
+    assert instruction_paths(text) == ["/app/bin/run.sh", "/app/out/summary.txt", "/app/restored/"]
+
+
+def test_each_shortcut_does_what_it_says(tmp_path):
+    """The shortcuts must really act: on a tiny task, each leaves the state its name promises."""
+    be = get_backend("local")
+    root = harbor_task(tmp_path / "t", instruction="Write `/app/new/result.txt` and make `/app/dir/`.\n")
+    from reterm.tasks import load_task
+
+    task = load_task(root)
+    sb = be.start(task)
+    try:
+        sb.exec("mkdir -p /app && echo 'echo ran > /app/ran.txt' > /app/go.sh && echo x > /app/keep.txt")
+        ShortcutAgent("run-all").run(sb, task)
+        assert sb.exec("cat /app/ran.txt").output.strip() == "ran"
+        ShortcutAgent("placeholders").run(sb, task)
+        assert sb.exec("cat /app/new/result.txt; test -d /app/dir && echo dir").output.split() == ["placeholder", "dir"]
+        ShortcutAgent("chmod-all").run(sb, task)
+        assert sb.exec("stat -c %a /app/keep.txt").output.strip() == "777"
+        ShortcutAgent("wipe").run(sb, task)
+        assert sb.exec("ls -A /app | wc -l").output.strip() == "0"
+        ShortcutAgent("delete").run(sb, task)
+        assert "No such file" in sb.exec("ls /app").output
+    finally:
+        sb.close()
+    assert set(SHORTCUTS) == {"wipe", "delete", "placeholders", "chmod-all", "run-all"}
+
+
+def test_check_names_the_family_and_instance_a_shortcut_passes(tmp_path, monkeypatch, capsys):
+    """A verifier a shortcut satisfies (here: any /app/out.txt passes) fails the generator's --check, which names
+    the family and the task; a correct one passes."""
+    from reterm.suites import generate
+
+    weak = _family("weak-check", check='read("/app/out.txt")\n')
+    good = _family("good-check")
+    monkeypatch.setattr(generate, "registry", lambda strict=True: [weak, good])
+    out = tmp_path / "suite"
+    assert generate.main(["--out", str(out)]) == 0
+    assert generate.main(["--check", "--out", str(out), "--families", "good-check", "--per-family", "1"]) == 0
+    assert generate.main(["--check", "--out", str(out), "--families", "weak-check", "--per-family", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "family weak-check task weak-check-00: shortcut:placeholders passes" in err
+
+
+def test_an_unknown_family_is_a_usage_error(capsys):
+    from reterm.suites.generate import main
+
+    assert main(["--check", "--families", "no-such-family", "--no-trials"]) == 2
+    assert "no-such-family" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(2400)
+def test_every_bundled_task_rewards_only_the_outcome_on_local():
+    """Every task of the bundled suite, every split: the reference solution scores 1, doing nothing 0, and every
+    generic shortcut 0, on the local backend."""
+    from reterm.suites import suite_dir
+    from reterm.suites.verify import check_suite
+
+    assert check_suite(suite_dir("basic"), backend="local", concurrency=6) == []
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_one_instance_of_every_family_rewards_only_the_outcome_on_docker():
+    get_backend("docker")  # skips (or fails under RETERM_REQUIRE_DOCKER=1) without an engine
+    from reterm.suites import suite_dir
+    from reterm.suites.verify import check_suite
+
+    assert check_suite(suite_dir("basic"), backend="docker", per_family=1, concurrency=6) == []
