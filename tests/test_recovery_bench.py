@@ -66,3 +66,19 @@ def test_report_counts_infra_failures_apart():
     r = rb.recovery_report(attempts, 3)["by_category"]["wrong_path"]
     assert r["recovery_rate"] == 0.5 and r["infra_errors"] == 1
     json.dumps(r)
+
+
+def test_balance_caps_every_family_at_its_share_spread_over_its_instances():
+    from collections import Counter
+
+    from reterm.evaluation.recovery_bench import balance
+
+    rows = [{"id": f"{f}-{t}-t{i}", "family": f, "task_id": f"{f}-{t}"}
+            for f, n in [("big", 40), ("b", 5), ("c", 5), ("d", 5), ("e", 5), ("f", 3)]
+            for i in range(n) for t in [i % 4]]
+    kept, dropped = balance(rows, 0.2)
+    per_family = Counter(r["family"] for r in kept)
+    assert max(per_family.values()) <= 0.2 * len(kept) and len(kept) + len(dropped) == len(rows)
+    assert per_family["big"] == 5 and per_family["f"] == 3  # only what is over the cap goes
+    assert len({r["task_id"] for r in kept if r["family"] == "big"}) == 4  # every instance of the family stays
+    assert balance(rows, 1.0) == (sorted(rows, key=lambda r: r["id"]), [])

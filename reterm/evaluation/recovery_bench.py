@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -30,13 +31,15 @@ from reterm.tasks import load_task
 
 
 def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, on_episode=None,
-          max_states_per_episode: int | None = None, samples: int = 1) -> dict:
+          max_states_per_episode: int | None = None, samples: int = 1, max_family_share: float | None = None) -> dict:
     """Runs `samples` episodes per task and freezes the error turns of the failed ones under `out/states/`.
 
     With `max_states_per_episode`, only the first error turns of each episode are kept, preferring a category the
     episode has not contributed yet (a small model can repeat one error for many turns). With several samples a
     state's id names its episode (`<task>-s<sample>-t<turn>`); a policy that passes most tasks needs them to fail
-    often enough for a benchmark of many states, each from an episode of its own task instance."""
+    often enough for a benchmark of many states, each from an episode of its own task instance. With
+    `max_family_share`, no family keeps more than that share of the states (`balance`): a benchmark dominated by one
+    family says little about recovery in general."""
     states_dir = out / "states"
     states_dir.mkdir(parents=True, exist_ok=True)
     cfg = dataclasses.replace(episode_config, snapshot_on_error=True)
@@ -75,11 +78,46 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
 
     with ThreadPoolExecutor(max(1, concurrency)) as pool:
         list(pool.map(one, [(task, k) for k in range(samples) for task in tasks]))
-    summary = {"episodes": episodes, "states": len(manifest),
+    dropped = []
+    if max_family_share:
+        manifest, dropped = balance(manifest, max_family_share)
+        for r in dropped:
+            shutil.rmtree(states_dir / r["id"], ignore_errors=True)
+    summary = {"episodes": episodes, "states": len(manifest), "dropped_for_balance": len(dropped),
+               "by_family": dict(sorted(_count(manifest, "family").items())),
                "by_category": dict(sorted(_count(manifest, "category").items())),
                "states_list": sorted(manifest, key=lambda r: r["id"])}
     (out / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def balance(rows: list[dict], max_share: float) -> tuple[list[dict], list[dict]]:
+    """(kept, dropped): the fewest states dropped so that no family holds more than `max_share` of those kept. A
+    family over its cap keeps its states spread over its task instances (round-robin by task, each task's in id
+    order), so the cap thins a family, never erases one of its instances first."""
+    if not 0 < max_share <= 1:
+        raise ValueError(f"max_family_share must be in (0, 1], got {max_share}")
+    by_family: dict = defaultdict(list)
+    for r in sorted(rows, key=lambda r: r["id"]):
+        by_family[r["family"]].append(r)
+    counts = {f: len(v) for f, v in by_family.items()}
+    if not counts:
+        return [], []
+    # the largest per-family cap c with every family at min(n, c) and c <= share of what is kept; when none exists
+    # (too few families for the share), every family is cut to the smallest one's size, as even as it gets
+    cap = next((c for c in range(max(counts.values()), 0, -1)
+                if c <= max_share * sum(min(n, c) for n in counts.values())), min(counts.values()))
+    sizes = {f: min(n, cap) for f, n in counts.items()}
+    kept, dropped = [], []
+    for f, fam_rows in by_family.items():
+        by_task: dict = defaultdict(list)
+        for r in fam_rows:
+            by_task[r["task_id"]].append(r)
+        order = [r for i in range(max(len(v) for v in by_task.values()))
+                 for v in by_task.values() if i < len(v) for r in [v[i]]]
+        kept += order[:sizes[f]]
+        dropped += order[sizes[f]:]
+    return sorted(kept, key=lambda r: r["id"]), sorted(dropped, key=lambda r: r["id"])
 
 
 def _count(rows, key) -> dict:
@@ -117,7 +155,8 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
             i, box = i_box
             try:
                 traj = run_episode(policy, box, task, episode_config, history=state.history)
-                row = {"state": state.id, "category": state.category, "attempt": i,
+                row = {"state": state.id, "category": state.category, "family": state.family,
+                       "task_id": state.task_id, "attempt": i,
                        "reward": traj.reward, "passed": traj.passed, "infra_error": traj.infra_error,
                        "turns": len(traj.turns), "stop_reason": traj.stop_reason,
                        "commands": [c for t in traj.turns for c in t.commands]}  # what the attempt did, to read
