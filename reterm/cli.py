@@ -248,10 +248,14 @@ def recovery_bench() -> None:
               help="keep at most this many error states from one episode (distinct categories first)")
 @click.option("--samples", type=click.IntRange(1, 64), default=1, show_default=True,
               help="episodes per task (a strong policy fails rarely: more episodes give more states)")
+@click.option("--max-family-share", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help="no family keeps more than this share of the states (e.g. 0.2); the rest are dropped, spread "
+                   "over each family's task instances")
 @skip_broken_option
 @sandbox_options
 @model_options
-def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, samples, skip_broken, backend,
+def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, samples, max_family_share,
+                         skip_broken, backend,
                          image_map,
                          allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns,
                          max_new_tokens, temperature, seed) -> None:
@@ -274,8 +278,9 @@ def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episo
             bar.update(pid, advance=1, states=n["states"])
 
         summary = rb.build(agent.policy, tasks, be, out, agent.config, concurrency, on_episode,
-                           max_states_per_episode, samples)
-    click.echo(json.dumps({k: summary[k] for k in ("episodes", "states", "by_category")}))
+                           max_states_per_episode, samples, max_family_share)
+    click.echo(json.dumps({k: summary[k] for k in ("episodes", "states", "dropped_for_balance", "by_family",
+                                                   "by_category")}))
 
 
 @recovery_bench.command("eval")
