@@ -3,8 +3,10 @@
     accelerate launch --config_file recipes/accelerate/cpu.yaml recipes/sft.py \
         --config recipes/configs/smollm2-135m/sft_cpu.yaml [--any_field value ...]
 
-Every field of TRL's `SFTConfig`, `ModelConfig` (LoRA: `--use_peft true --lora_r 16`) and `ScriptArguments`
-(`--dataset_name DIR_OR_REPO`) can be set in the YAML or overridden on the command line, plus ReTerm's own
+Every field of TRL's `SFTConfig`, `ModelConfig` (LoRA: `--use_peft true --lora_r 16`; dtype, attn_implementation,
+model_revision, 4/8-bit loading: reterm/training/common.py `load_recipe_model`, which refuses what it cannot honour)
+and `ScriptArguments` (`--dataset_name DIR_OR_REPO`) can be set in the YAML or overridden on the command line, plus
+ReTerm's own
 `--train_on trainable|assistant`, `--early_stopping_patience N`, `--max_train_examples N` and
 `--max_eval_examples N`. The loss falls only on the tokens of trainable assistant turns (see
 reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest checkpoint in `output_dir`.
@@ -27,11 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from transformers import EarlyStoppingCallback  # noqa: E402
 from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
 
-from reterm.models import load_model_and_tokenizer  # noqa: E402
-from reterm.options import DEFAULT_MODEL  # noqa: E402
 from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
-                                    require_platform, resume_checkpoint, score_trained_positions_on_cpu,
-                                    setup_wandb)
+                                    load_recipe_model, parse_recipe, require_model_config, require_platform,
+                                    resume_checkpoint, score_trained_positions_on_cpu, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
 from reterm import stopping
 
@@ -57,9 +57,23 @@ class ReTermSFTArguments:
                 "bounds the time an evaluation takes on a CPU."})
 
 
+# Flags: a recipe's flags are the field names of its TRL dataclasses, with underscores (`--max_steps`,
+# `--use_peft`), as TRL's parser reads them and as the YAML keys are written; the `reterm` CLI and the scripts and
+# drivers (scripts/*.sh, recipes/main_job.py, recipes/compare.py) take dashes (`--run-dir`, `--refill-tries`).
 def parse(argv: list[str] | None = None):
     parser = TrlParser((ScriptArguments, ReTermSFTConfig, ModelConfig, ReTermSFTArguments))
-    return parser.parse_args_and_config(args=argv)
+    return parse_recipe(parser, argv)
+
+
+def script_problems(script_args) -> list[str]:
+    """ScriptArguments fields this recipe does not honour, set to something other than their default."""
+    problems = []
+    if script_args.dataset_streaming:
+        problems.append("dataset_streaming: this recipe samples and tokenizes the dataset in memory and does not "
+                        "stream it; drop dataset_streaming (max_train_examples bounds what is used)")
+    if script_args.ignore_bias_buffers:
+        problems.append("ignore_bias_buffers: a DDP setting of TRL's DPO script that this recipe does not use; drop it")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         require_platform(argv)  # GPUs for the paper-scale recipes, said before TRL's own refusal
         script_args, training_args, model_args, reterm_args = parse(argv)
+        if problems := script_problems(script_args):
+            raise RecipeError("; ".join(problems))
+        require_model_config(model_args, training_args)  # before the dataset is read and the model loaded
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         return train(script_args, training_args, model_args, reterm_args)
     except (RecipeError, ConversationError, FileNotFoundError) as e:
@@ -84,7 +101,7 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
     setup_wandb(training_args.report_to, training_args.output_dir)
     score_trained_positions_on_cpu(reterm_args.cpu_score_trained_only)
     resume = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
-    model, tokenizer = load_model_and_tokenizer(model_args.model_name_or_path or DEFAULT_MODEL, model_args.dtype)
+    model, tokenizer = load_recipe_model(model_args, training_args)
     raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)
     if script_args.dataset_train_split not in raw:
         raise RecipeError(f"dataset {script_args.dataset_name} has no split {script_args.dataset_train_split!r} "

@@ -11,6 +11,7 @@ from reterm.agent.episode import EpisodeConfig
 from reterm.failures.fork_points import STRATEGIES as FORK_POINTS
 from reterm.hardware import CpuPrecisionMixin
 from reterm.options import BACKENDS, DEFAULT_SUITE, REPLY_TOKENS, SPLITS
+from reterm.training.common import ActivationCheckpointingDefault, gradient_checkpointing_field
 
 FORK_FROM = ("failure", "start")
 ON_SUCCESS = ("start", "skip")
@@ -18,9 +19,12 @@ REWARD_MODES = ("binary", "partial")
 
 
 @dataclass
-class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
+class ReTermGRPOConfig(ActivationCheckpointingDefault, CpuPrecisionMixin, GRPOConfig):
     """GRPOConfig plus the rollout's settings. Invariants are checked in __post_init__. On a CPU, an unset `bf16`
-    follows the processor (reterm.hardware), not TRL's default of True."""
+    follows the processor (reterm.hardware), not TRL's default of True; activation checkpointing is set by its
+    current name (reterm.training.common.ActivationCheckpointingDefault)."""
+
+    gradient_checkpointing: bool | None = gradient_checkpointing_field()
 
     fork_from: str = field(default="failure", metadata={
         "help": "'failure': groups are recovery attempts forked from a failure state of a scout episode (ReTerm-GRPO); "
@@ -141,3 +145,13 @@ class ReTermGRPOConfig(CpuPrecisionMixin, GRPOConfig):
                              f"num_generations = {self.num_generations}, so that every group's G attempts fork from "
                              f"one sandbox on one process")
         EpisodeConfig(format=self.agent_format)  # raises on an unknown format
+
+
+def parse_grpo_args(argv: list[str] | None = None):
+    """The GRPO recipe's settings from its command line (`--config YAML` and `--field value` pairs, TRL's parser):
+    (ReTermGRPOConfig, TRL's ModelConfig). A setting TRL refuses is a RecipeError naming it."""
+    from trl import ModelConfig, TrlParser
+
+    from reterm.training.common import parse_recipe
+
+    return parse_recipe(TrlParser((ReTermGRPOConfig, ModelConfig)), argv)
