@@ -5,8 +5,8 @@
 # what is missing (on a new machine, everything); a start made again redoes the comparison.
 #   bash scripts/compare.sh [--run-dir DIR] [--plan]     # DIR: runs/ unless given (runs/main, runs/compare); --plan
 #                                                        # says what is done and left, and runs nothing
-# Stop it with Ctrl-C, or `pkill -INT -f recipes/main_job.py` in the background: the running stage keeps what it
-# finished.
+# Stop it with Ctrl-C, or in the background with `kill -INT $(cat DIR/compare/job.pid)` (DIR/main/job.pid while it
+# makes the start): the running stage keeps what it finished. Flags here take dashes, as the `reterm` CLI's do.
 set -euo pipefail
 # all of it in one function, read whole before it runs: an edit of this file during a run (hours) cannot change
 # what the running copy does next

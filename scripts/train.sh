@@ -4,7 +4,8 @@
 #   -> ReTerm-GRPO -> every model evaluated on held-out instances and on a frozen recovery benchmark
 #   -> runs/<date>/report.md + report.png (the table is printed last).
 # The stages, their inputs and outputs are in recipes/configs/smollm2-135m/main_job.yaml; recipes/main_job.py runs
-# them. Re-running continues where it stopped (Ctrl-C is safe); a stage whose inputs changed is redone.
+# them. Re-running continues where it stopped (Ctrl-C is safe; in the background `kill -INT $(cat RUN_DIR/job.pid)`,
+# runs/main/job.pid by default); a stage whose inputs changed is redone.
 #   QUICK=1 bash scripts/train.sh           # every stage at toy size (a first look, ~15 min; not a result)
 #   bash scripts/train.sh --plan            # what is done, what would run and why
 #   bash scripts/train.sh --run-dir DIR     # keep the run elsewhere (default runs/main; or RETERM_RUN_DIR)

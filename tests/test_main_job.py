@@ -1,5 +1,6 @@
-"""The main job's stage runner (recipes/main_job.py): skip what is done, continue what resumes, redo (and say why)
-what changed, stop on Ctrl-C and continue after it, clear errors for bad configs. The stages here are real commands
+"""The job runner (reterm/jobs.py, run by recipes/main_job.py): skip what is done, continue what resumes, redo (and
+say why) what changed, stop on Ctrl-C or `kill -INT $(cat RUN_DIR/job.pid)` and continue after it, clear errors for
+bad configs. The stages here are real commands
 (small Python programs writing files); the whole job at toy size with a tiny model is the last test."""
 
 from __future__ import annotations
@@ -295,6 +296,69 @@ def test_stopping_the_job_stops_the_processes_its_stage_started(tmp_path):
             state = "gone"
         assert state in ("gone", "Z"), f"{sig.name}: the stage's worker is still running after the job stopped"
         assert (out / "worker-stopped").read_text() == "SIGINT", f"{sig.name}: the worker was never told to stop"
+
+
+def test_the_job_holds_a_pid_file_to_stop_it_by_and_refuses_a_second_job_in_its_run_folder(tmp_path):
+    """While a job runs, RUN_DIR/job.pid holds its process id: `kill -INT $(cat job.pid)` stops it as Ctrl-C does
+    (no `pkill -f`, which matches other jobs too), and the file goes with the job. A second job in the same run folder
+    is refused while the first runs (--plan still answers); a file left by a job killed outright is taken over."""
+    (tmp_path / "slow.py").write_text(SLOW)
+    marker = tmp_path / "progress"
+    cfg = _config(tmp_path, extra=f"""  slow:
+    about: resumes
+    resumes: true
+    cmd: "{{python}} {tmp_path}/slow.py {{out}} {marker}"
+""")
+    pid_file = tmp_path / "run" / "job.pid"
+    log = tmp_path / "job.log"
+    with open(log, "w") as f:
+        proc = subprocess.Popen([sys.executable, str(JOB), "--config", str(cfg)], cwd=ROOT, stdout=f,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert marker.exists(), "the slow stage never started"
+        assert pid_file.read_text().strip() == str(proc.pid)
+        second = _run(cfg)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert f"{pid_file}: the job with process id {proc.pid} is running in this run folder" in second.stderr
+        assert _run(cfg, "--plan").returncode == 0
+        os.kill(int(pid_file.read_text()), signal.SIGINT)  # kill -INT $(cat RUN_DIR/job.pid)
+        assert proc.wait(timeout=120) == 130, log.read_text()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert "stopped during slow" in log.read_text()
+    assert not pid_file.exists()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    pid_file.write_text(gone.stdout)  # as a job killed with SIGKILL leaves it: its process is gone
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    assert "slow: continuing where it stopped" in p.stdout and not pid_file.exists()
+
+
+def test_a_program_moved_or_a_deprecated_key_renamed_redoes_nothing(tmp_path):
+    """A stage recorded under earlier names — a program that moved with its behaviour kept
+    (benchmarks/compare_grpo.py -> recipes/compare.py), a config key renamed to the name transformers now reads
+    (gradient_checkpointing -> activation_checkpointing) — read the same input: it and the stages after it are kept,
+    and the record takes the new names. Any other change still redoes it."""
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("lr: 1\ngradient_checkpointing: false  # why\n")
+    assert _run(_config(tmp_path, a_arg=f"benchmarks/compare_grpo.py {recipe}")).returncode == 0
+    recipe.write_text("lr: 1\nactivation_checkpointing: false  # why\n")
+    cfg = _config(tmp_path, a_arg=f"recipes/compare.py {recipe}")
+    assert " done " in _run(cfg, "--plan").stdout.splitlines()[0]
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    assert _runs(tmp_path) == ["a", "b", "c"] and p.stdout.count("skipped") == 3, p.stdout
+    state = json.loads((tmp_path / "run/job.json").read_text())
+    assert "recipes/compare.py" in state["a"]["parts"]["command"]
+    assert _run(cfg).stdout.count("skipped") == 3  # the record now holds the new names
+    recipe.write_text("lr: 2\nactivation_checkpointing: false  # why\n")
+    p = _run(cfg)
+    assert f"a: redone from scratch: {recipe} changed" in p.stdout
+    assert _runs(tmp_path) == ["a", "b", "c", "a", "b"]
 
 
 def test_an_interrupted_stage_that_does_not_resume_starts_over(tmp_path):

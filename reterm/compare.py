@@ -1,47 +1,13 @@
-"""ReTerm-GRPO against plain GRPO at an equal sampled-token budget, from one SFT checkpoint: train every method for
-N steps over several seeds, evaluate every checkpoint on one frozen recovery benchmark and one set of held-out
-instances, and write one table (with paired tests) and one chart.
-
-    .venv/bin/python benchmarks/compare_grpo.py --sft runs/main/sft2 --bench runs/compare/bench \
-        --split compare_instances --samples 4 -k 4 --out runs/compare/arms --steps 100 --eval-every 20 --seeds 0 1 \
-        --methods plain reterm:first:skip [--reference plain] [--learning-rates 1e-5 3e-5 | --lr-from FILE] \
-        [--policy auto|vllm|transformers] [--token-budget 3072] [--report-only]
-
-(recipes/configs/smollm2-135m/compare_job.yaml runs the whole experiment: benchmarks, sweep, arms.)
-
-Methods: `plain` is `fork_from: start` (plain multi-turn GRPO); `reterm:<fork point>` is ReTerm-GRPO forking at that
-fork point (first | last | random | final); `reterm:<fork point>:skip` is the same with `on_success: skip` (a scout
-that passes is replaced by another task instead of giving a group from the task start). A method may end in
-`+<change>` (MODIFIERS): `reterm:first:skip+done` counts a pass only when the policy declares the task done
-(`penalty_undeclared_pass` 1). Every method trains from
-`--config` (default: the SmolLM2 CPU ReTerm recipe) with only `fork_from`/`fork_point`/`on_success`/`seed` changed,
-the same `token_budget_per_step` (sampled tokens per step, scouts included; flat groups are refilled while it lasts)
-and `refill_tries`, so the methods differ only in the rollout. `--launch "accelerate launch --config_file ..."` runs
-the recipe under a launcher. `--learning-rates` makes a sweep (every method at each rate; `chosen_lr.json` names the
-winner by `choose_lr`'s rule); `--lr-from` trains at a sweep's choice.
-
-Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
-skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by seed (every method's seed 0, in the
-order of --methods, then seed 1). A run stops at every --eval-every steps (`--stop_after_step`), its checkpoint is
-evaluated and the reports are rewritten, and it continues exactly where it stopped: the curves grow as the runs do.
-Evaluations use a fixed sampling seed, so every checkpoint meets the same states and tasks under the same randomness.
-Outputs under --out (a method's `:` becomes `-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints,
-trainer_state.json; a finished run's optimizer states are deleted), eval/<method>-s<seed>/step-<n>.json (with
-step-<n>.attempts.jsonl, what each recovery attempt did, and step-<n>.heldout.jsonl.gz, every held-out episode),
-design.md (written before the first run: what difference the paired test can detect, from the start's own per-state
-rates), table.md (rows per method and step, then every method paired against the reference, --reference or the
-first, on the same states and tasks), runs.md (per run: the counts, the signal and its cost, and where the groups
-were flat, by category), results.json, compare.png.
-`--reuse DIR` reports an earlier comparison's finished runs (DIR/runs/<run>/DONE, with their evaluations and the
-start's) as this one's without training them again: a follow-up arm set beside the arms already run, at the same
-settings (the start and the frozen states are checked).
-Intervals are 95% intervals over attempts pooled across seeds, counting a state's attempts (a task's samples) as
-alike (`clustered_interval`); the paired tests sum each unit's counts over the seeds both methods have.
-"""
+"""The comparison of training methods behind recipes/compare.py (its docstring says what the command does and
+writes): ReTerm-GRPO against plain GRPO at an equal sampled-token budget, from one SFT checkpoint, over seeds. Here:
+the methods (`method_args`: a method name -> the GRPO recipe's arguments), one training run (`train`: the recipe
+under an optional launcher, stopped at each evaluation point and resumed), the evaluation of a checkpoint
+(`evaluate`: recovery on a frozen benchmark, pass@1 on held-out instances), what the step logs say (`training_log`,
+`tokens_at`, `group_categories`), the pooled rates and paired tests (`pooled`, `paired`, `budget_matched`), the
+design written before any arm trains (`design`), the sweep's rule (`choose_lr`), and the reports (`report`)."""
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import os
@@ -54,11 +20,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from reterm.evaluation.metrics import clustered_interval, wilson_interval
+
+# The comparison runs the checkout's GRPO recipe (recipes/ is not part of the installed package).
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from reterm.evaluation.metrics import clustered_interval, wilson_interval  # noqa: E402
-
 RECIPE = ROOT / "recipes" / "reterm_grpo.py"
 DEFAULT_CONFIG = ROOT / "recipes" / "configs" / "smollm2-135m" / "reterm_grpo_cpu.yaml"
 FORK_POINTS = ("first", "last", "random", "final")
@@ -170,11 +135,22 @@ def checkpoints(run: Path, steps: int, every: int | None = None) -> dict[int, Pa
     return dict(sorted(found.items()))
 
 
+def run_record(a, run: Path, method: str, seed: int, lr: float | None, start: dict, settings: dict, heldout) -> dict:
+    """What the reports read of one run so far: every evaluated checkpoint (evaluated now where it is not yet; step 0
+    is the start), its step logs' signal and cost, where its groups were flat, and the tokens it had spent by each
+    step."""
+    evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / run.name / f"step-{step}.json", settings, heldout)
+                          for step, d in checkpoints(run, a.steps, a.eval_every).items()}
+    return {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed, "evals": evals,
+            "training": training_log(run), "groups": group_categories(run), "tokens_at": tokens_at(run)}
+
+
 def eval_settings(config: Path, recipe_args: list[str]) -> dict:
     """The per-turn reply budget, format and turn limits the recipe trains with, so evaluation uses the same."""
-    rec = _recipe()
+    from reterm.training.config import parse_grpo_args
+
     with tempfile.TemporaryDirectory() as tmp:
-        args, _ = rec.parse(["--config", str(config), *recipe_args, "--output_dir", tmp, "--report_to", "none"])
+        args, _ = parse_grpo_args(["--config", str(config), *recipe_args, "--output_dir", tmp, "--report_to", "none"])
     return {"max_new_tokens": args.max_new_tokens_per_turn, "format": args.agent_format,
             "recovery_turns": args.max_recovery_turns, "task_turns": args.max_scout_turns + args.max_recovery_turns,
             "observation_tokens": args.observation_tokens, "max_context_tokens": args.max_context_tokens,
@@ -480,68 +456,6 @@ def sweep_choice(path: Path, error) -> float:
     return rate
 
 
-def parse_args(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sft", type=Path, required=True, help="the SFT checkpoint every method starts from")
-    ap.add_argument("--bench", type=Path, required=True,
-                    help="a frozen recovery benchmark (reterm recovery-bench build)")
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the GRPO recipe YAML every method shares")
-    ap.add_argument("--methods", nargs="+", default=["plain", "reterm:first"],
-                    help="the methods, in the order each seed trains them")
-    ap.add_argument("--reference", default=None,
-                    help="the method every other is paired against (default: the first of --methods)")
-    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    ap.add_argument("--steps", type=int, default=20)
-    ap.add_argument("--eval-every", type=int, default=5)
-    ap.add_argument("--save-every", type=int, default=None,
-                    help="checkpoint this often to resume from (default: --eval-every); only every --eval-every "
-                         "steps is evaluated, and the others are deleted when the run ends")
-    ap.add_argument("--token-budget", type=int, default=None, help="token_budget_per_step for every method")
-    ap.add_argument("--refill-tries", type=int, default=4)
-    ap.add_argument("--suite", default="basic")
-    ap.add_argument("--split", default="heldout_instances", help="held-out split for pass@1")
-    ap.add_argument("--max-heldout", type=int, default=None, help="first N held-out tasks only")
-    ap.add_argument("--samples", type=int, default=1, help="samples per held-out task")
-    ap.add_argument("-k", type=int, default=4, help="attempts per frozen state")
-    ap.add_argument("--backend", default="local")
-    ap.add_argument("--concurrency", type=int, default=4)
-    ap.add_argument("--policy", choices=("auto", "vllm", "transformers"), default="auto",
-                    help="the engine of the evaluations (auto: vLLM where installed)")
-    ap.add_argument("--learning-rates", type=float, nargs="+", default=None,
-                    help="a sweep: every method at each rate; chosen_lr.json says which won (see choose_lr)")
-    ap.add_argument("--lr-from", type=Path, default=None,
-                    help="train at the rate a sweep chose (its chosen_lr.json, or a YAML record of it)")
-    ap.add_argument("--report-only", action="store_true", help="train nothing: report the finished runs")
-    ap.add_argument("--reuse", type=Path, default=None,
-                    help="an earlier comparison's --out: its finished runs of these methods and seeds are reported "
-                         "here, not trained again (a follow-up arm beside the arms already run)")
-    ap.add_argument("--eval-seed", type=int, default=1234)
-    ap.add_argument("--launch", default="", help="launcher prefix, e.g. 'accelerate launch --config_file X'")
-    ap.add_argument("recipe_args", nargs="*", help="after --: more recipe arguments for every method")
-    a = ap.parse_args(argv)
-    if a.steps < 1 or a.eval_every < 1 or not a.seeds:
-        ap.error("--steps and --eval-every must be >= 1, and at least one seed is needed")
-    if a.save_every is not None and (a.save_every < 1 or a.eval_every % a.save_every):
-        ap.error(f"--save-every {a.save_every} must divide --eval-every {a.eval_every}: a run stops at each "
-                 f"evaluation and resumes exactly only from a checkpoint its schedule has")
-    for m in a.methods:
-        method_args(m)
-    if a.reference is not None and a.reference not in a.methods:
-        ap.error(f"--reference {a.reference} is not one of --methods ({' '.join(a.methods)})")
-    if a.learning_rates and a.lr_from:
-        ap.error("--learning-rates (a sweep) and --lr-from (a sweep's choice) exclude each other")
-    if a.lr_from:
-        a.lr_from_rate = sweep_choice(a.lr_from, ap.error)
-    if a.policy == "auto":
-        import importlib.util
-        a.policy = "vllm" if importlib.util.find_spec("vllm") is not None else "transformers"
-    for p, what in ((a.sft, "--sft"), (a.bench / "states", "--bench"), (a.config, "--config")):
-        if not p.exists():
-            ap.error(f"{what}: {p} does not exist")
-    return a
-
-
 def paired(per_run: dict, ref: str, arm: str, step: int, ref_step: int | None = None) -> dict | None:
     """`arm` at `step` against `ref` at `ref_step` (the same step unless given), paired on the same frozen states
     (recovery) and the same tasks (pass@1): each unit's counts summed over the seeds both arms have evaluated at those
@@ -758,52 +672,6 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
     return md
 
 
-def main(argv=None) -> int:
-    a = parse_args(argv)
-    from reterm.options import select_tasks
-
-    heldout = select_tasks((), a.suite, a.split)[:a.max_heldout]
-    settings = eval_settings(a.config, a.recipe_args)
-    lrs: list[float | None] = list(a.learning_rates) if a.learning_rates else [None]
-    if a.lr_from:
-        lrs = [a.lr_from_rate]
-        print(f"learning rate {lrs[0]:g}, chosen by the sweep ({a.lr_from})", flush=True)
-    arms = [(m, lr) for lr in lrs for m in a.methods]
-    a.out.mkdir(parents=True, exist_ok=True)
-    if a.reuse:
-        linked = reuse(a, arms)
-        print(f"reusing from {a.reuse}: {', '.join(linked) or 'no finished run of these methods and seeds'}",
-              flush=True)
-    start = evaluate(a, a.sft, a.out / "eval" / "sft" / "step-0.json", settings, heldout)
-    if not (a.out / "design.md").exists():
-        text = design(a, start, len(arms))
-        (a.out / "design.md").write_text(text)
-        print(text, flush=True)
-    per_run = {}
-    for seed in a.seeds:  # seed by seed: after each, every arm has a comparable run
-        for method, lr in arms:
-            run = a.out / "runs" / run_name(method, seed, lr)
-            if a.report_only and not (run / "DONE").exists():
-                continue
-            # trained to each evaluation point and evaluated there before it goes on: the curve grows as the run
-            # does, and a run cut off (a session's end, a lost machine) has its evaluated steps reported
-            for until in ([a.steps] if a.report_only else stops(a.steps, a.eval_every)):
-                train(a, method, seed, lr, until)
-                evals = {0: start} | {step: evaluate(a, d, a.out / "eval" / run.name / f"step-{step}.json", settings,
-                                                     heldout)
-                                      for step, d in checkpoints(run, a.steps, a.eval_every).items()}
-                per_run[run.name] = {"method": method, "arm": arm_name(method, lr), "lr": lr, "seed": seed,
-                                     "evals": evals, "training": training_log(run), "groups": group_categories(run),
-                                     "tokens_at": tokens_at(run)}
-                report(a, start, per_run, arms, final=False)  # partial results as each evaluation ends
-            prune(run, a.steps, a.eval_every)
-    md = report(a, start, per_run, arms, final=not a.report_only)
-    print(md)
-    print(f"wrote {a.out / 'table.md'}, {a.out / 'runs.md'}, {a.out / 'results.json'}, {a.out / 'compare.png'}"
-          + (f", {a.out / 'chosen_lr.json'}" if a.learning_rates else ""))
-    return 0
-
-
 def prune(run: Path, steps: int, every: int) -> None:
     """A finished and evaluated run keeps its evaluated checkpoints' weights (to evaluate again) but not their
     optimizer states, which only resuming needs (about 2/3 of a checkpoint), nor the checkpoints saved only to resume
@@ -816,16 +684,3 @@ def prune(run: Path, steps: int, every: int) -> None:
             shutil.rmtree(ckpt)
     for f in run.glob("checkpoint-*/optimizer.pt"):
         f.unlink()
-
-
-def _recipe():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("reterm_grpo_recipe", RECIPE)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,7 @@
-"""benchmarks/compare_grpo.py end to end at toy scale: a tiny random model as the "SFT checkpoint", a frozen
-recovery benchmark of one state, plain GRPO and ReTerm-GRPO for one step and one seed on the local backend, every
-checkpoint evaluated, one table and one chart; a second run of the same command redoes nothing."""
+"""The comparison of training methods (recipes/compare.py over reterm/compare.py) end to end at toy scale: a tiny
+random model as the "SFT checkpoint", a frozen recovery benchmark of one state, plain GRPO and ReTerm-GRPO for one step
+and one seed on the local backend, every checkpoint evaluated, one table and one chart; a second run of the same
+command redoes nothing."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+import reterm.compare as cmp
 from conftest import get_backend, harbor_task
+from reterm import jobs
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import ReplayPolicy
 from reterm.evaluation import recovery_bench as rb
@@ -22,21 +25,17 @@ from reterm.tasks import load_task
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name: str, path: str):
-    """A script of the repository as a module (registered first: dataclasses look their module up)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _compare():
-    return _load("compare_grpo", "benchmarks/compare_grpo.py")
+def _cli():
+    """recipes/compare.py, the command, as a module (registered first: dataclasses look their module up)."""
+    if "reterm_compare_recipe" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("reterm_compare_recipe", ROOT / "recipes" / "compare.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["reterm_compare_recipe"] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["reterm_compare_recipe"]
 
 
 def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
-    cmp = _compare()
     for bad in ("reterm:middle", "reterm", "reterm:first:stop", "reterm:first:skip:x", "plain:skip"):
         with pytest.raises(SystemExit, match=f"method '{bad}'"):
             cmp.method_args(bad)
@@ -51,7 +50,7 @@ def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
         with pytest.raises(SystemExit, match=f"method '{re.escape(bad)}'"):
             cmp.method_args(bad)
     with pytest.raises(SystemExit):
-        cmp.parse_args(["--sft", str(tmp_path / "none"), "--bench", str(tmp_path), "--out", str(tmp_path / "o")])
+        _cli().parse_args(["--sft", str(tmp_path / "none"), "--bench", str(tmp_path), "--out", str(tmp_path / "o")])
     assert "--sft" in capsys.readouterr().err
 
 
@@ -65,7 +64,6 @@ def test_step_logs_say_where_the_groups_were_flat(tmp_path):
     """The per-run signal and the per-category breakdown are read from the step logs as the trainer writes them: a
     step whose only mixed group came from the task start is signal but not forked signal; a checkpoint's state is
     read when the run's own is missing, the newest checkpoint's first."""
-    cmp = _compare()
     steps = [  # step 1: a forked syntax_error group mixed; step 2: only the start group mixed; step 3: all flat
         {"reterm/sampled_tokens": 1000.0, "reterm/flat_group_fraction": 0.5, "reterm/scouts": 2.0,
          "reterm/scout_pass_rate": 0.5, "reterm/time_step_s": 60.0, "reterm/recovery_rate/syntax_error": 0.25,
@@ -99,7 +97,6 @@ def test_step_logs_say_where_the_groups_were_flat(tmp_path):
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
 def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, tokenizer):
-    cmp = _compare()
     task = load_task(harbor_task(tmp_path / "tasks" / "t"))
     failing = ReplayPolicy(["```bash\ncd /app && cat /app/notes.txt\n```", "TASK_COMPLETE"], tokenizer)
     rb.build(failing, [task], get_backend("local"), tmp_path / "bench", EpisodeConfig(max_turns=2))
@@ -111,7 +108,7 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
             "--policy", "transformers",
             "--", "--max_new_tokens_per_turn", "8", "--max_scout_turns", "1", "--max_recovery_turns", "1",
             "--num_generations", "2", "--per_device_train_batch_size", "2", "--sandbox_concurrency", "4"]
-    assert cmp.main(argv) == 0
+    assert _cli().main(argv) == 0
     res = json.loads((out / "results.json").read_text())
     rows = {(r["method"], r["step"]): r for r in res["rows"]}
     assert set(rows) == {("sft", 0), ("plain", 1), ("reterm:first", 1), ("plain", 2), ("reterm:first", 2)}
@@ -156,7 +153,7 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
 
     done = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.name == "DONE" or p.suffix == ".json"
             and "eval" in p.parts}
-    assert cmp.main(argv) == 0  # resumed: nothing retrained or re-evaluated
+    assert _cli().main(argv) == 0  # resumed: nothing retrained or re-evaluated
     assert {p: p.stat().st_mtime_ns for p in done} == done
 
     # a follow-up arm beside them (--reuse): the finished plain run and the start's evaluation are linked, not trained
@@ -166,9 +163,9 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     fargv[fargv.index("--"):fargv.index("--")] = ["--reuse", str(out)]
     for bad, why in ((["-k", "1"], "more than k=1 attempts"), (["--sft", str(tmp_path / "tasks")], "its start was")):
         with pytest.raises(SystemExit, match=why):
-            cmp.main(fargv[:fargv.index("--")] + bad + fargv[fargv.index("--"):])
+            _cli().main(fargv[:fargv.index("--")] + bad + fargv[fargv.index("--"):])
         assert not (follow / "runs" / "plain-s0").exists()  # nothing linked before the check
-    assert cmp.main(fargv) == 0
+    assert _cli().main(fargv) == 0
     assert (follow / "runs/plain-s0").resolve() == (out / "runs/plain-s0").resolve()
     assert (follow / "eval/sft").is_symlink() and not (follow / "runs/reterm-first-done-s0").is_symlink()
     assert {p: p.stat().st_mtime_ns for p in done} == done
@@ -190,7 +187,6 @@ def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
     cached without per-state counts keep Wilson over attempts."""
     from reterm.evaluation.metrics import wilson_interval
 
-    cmp = _compare()
     per_state = {f"s{i}": ["syntax_error", 4 if i < 2 else 0, 4] for i in range(5)}
     result = {"recovery": {"by_category": {"syntax_error": {"recovered": 8, "attempts": 20, "infra_errors": 0}},
                            "per_state": per_state},
@@ -206,7 +202,6 @@ def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
 def test_passes_that_declared_done_are_counted_and_pooled_over_seeds():
     """How passes ended: a pass that ran to its turn limit, a failure that declared done and an infra failure are not
     counted as declared passes; the row pools the seeds; a seed without the count leaves the row without it."""
-    cmp = _compare()
     rows = [{"passed": True, "stop_reason": "done"}, {"passed": True, "stop_reason": "max_turns"},
             {"passed": False, "stop_reason": "done"}, {"passed": True, "stop_reason": "done", "infra_error": "x"},
             {"passed": None, "stop_reason": "error"}]
@@ -237,7 +232,6 @@ def test_report_pairs_every_arm_with_the_first_on_the_same_states_and_tasks(tmp_
     difference the pooled intervals overlap on. The sweep's choice follows its rule."""
     import argparse
 
-    cmp = _compare()
     states = {f"s{i}": "wrong_path" for i in range(12)}
     plain = _eval({s: [c, 1 if i < 3 else 0, 4] for i, (s, c) in enumerate(states.items())},
                   {"t0": [1, 2], "t1": [0, 2]})
@@ -296,7 +290,6 @@ def test_arms_are_also_paired_at_no_more_sampled_tokens(tmp_path):
     (2,200), so that step has no row."""
     import argparse
 
-    cmp = _compare()
     run = tmp_path / "run"
     _state(run / "checkpoint-3", [{"reterm/sampled_tokens": t} for t in (1000.0, 3000.0, 2000.0)])
     assert cmp.tokens_at(run) == {1: 1000.0, 2: 4000.0, 3: 6000.0} and cmp.tokens_at(tmp_path / "none") == {}
@@ -334,7 +327,6 @@ def test_arms_are_also_paired_at_no_more_sampled_tokens(tmp_path):
 def test_design_says_what_difference_the_comparison_can_detect():
     import argparse
 
-    cmp = _compare()
     start = _eval({f"s{i}": ["wrong_path", i % 5, 4] for i in range(100)}, {f"t{i}": [i % 3, 4] for i in range(100)})
     a = argparse.Namespace(k=4, seeds=[0, 1], samples=4)
     text = cmp.design(a, start, 2)
@@ -344,7 +336,6 @@ def test_design_says_what_difference_the_comparison_can_detect():
 
 
 def test_only_the_evaluation_steps_are_evaluated_and_kept(tmp_path):
-    cmp = _compare()
     run = tmp_path / "run"
     for step in (10, 20, 30, 40, 45):
         (run / f"checkpoint-{step}").mkdir(parents=True)
@@ -361,7 +352,6 @@ def test_only_the_evaluation_steps_are_evaluated_and_kept(tmp_path):
 
 
 def test_states_of_one_task_instance_are_tested_together():
-    cmp = _compare()
     assert cmp.state_task("fix-bug-c03-s7-t2") == "fix-bug-c03"
     assert cmp.state_task("find-log-h00-t1") == "find-log-h00"
     assert cmp.by_task({"a-c00-s0-t1": (1, 4), "a-c00-s3-t0": (2, 4), "b-c01-s0-t2": (0, 4)}) == {
@@ -373,24 +363,23 @@ def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_p
     the same recipe arguments (the sweep takes the compare job's settings), so both train and are evaluated with the
     same turn limits (6-turn recovery attempts: this start's failures need a fix and a rerun or two); the arms train
     at the rate compare_lr.yaml keeps, ReTerm-GRPO first, paired against plain GRPO; every stage's command resolves
-    and compare_grpo accepts it."""
-    job_mod = _load("main_job", "recipes/main_job.py")
-    cmp = _compare()
+    and recipes/compare.py accepts it."""
     start = tmp_path / "sft2"
     start.mkdir()
     argv = {}
     for config in ("compare_job", "compare_sweep"):
-        job = job_mod.load_job(ROOT / f"recipes/configs/smollm2-135m/{config}.yaml", run_dir=str(tmp_path / config),
+        job = jobs.load_job(ROOT / f"recipes/configs/smollm2-135m/{config}.yaml", run_dir=str(tmp_path / config),
                                overrides=[f"start={start}", "engine=transformers"])
-        argv |= {s.name: job_mod.resolve(job, s) for s in job.stages}
+        argv |= {s.name: jobs.resolve(job, s) for s in job.stages}
         for name in ("val_bench", "bench"):
             (tmp_path / config / name / "states").mkdir(parents=True)
     assert list(argv) == ["bench", "arms", "followup", "val_bench", "lr_sweep"]
     settings, parsed = {}, {}
     for name in ("lr_sweep", "arms", "followup"):
         cmd = argv[name]
-        assert cmd[1] == "benchmarks/compare_grpo.py"
-        parsed[name] = a = cmp.parse_args([str(ROOT / x) if x.startswith("recipes/configs/") else x for x in cmd[2:]])
+        assert cmd[1] == "recipes/compare.py"
+        parsed[name] = a = _cli().parse_args([str(ROOT / x) if x.startswith("recipes/configs/") else x
+                                              for x in cmd[2:]])
         settings[name] = cmp.eval_settings(a.config, a.recipe_args)
         assert a.sft == start
     assert settings["lr_sweep"] == settings["arms"]
@@ -410,7 +399,6 @@ def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_p
 
 
 def test_a_sweeps_choice_is_read_from_json_or_yaml_and_a_bad_one_names_the_file(tmp_path, capsys):
-    cmp = _compare()
     (tmp_path / "chosen_lr.json").write_text('{"learning_rate": 1e-05, "step": 10}')
     (tmp_path / "bad.yaml").write_text("learning_rate: 3e-05\n")  # YAML 1.1 reads this as a string, not a number
     (tmp_path / "none.yaml").write_text("step: 10\n")

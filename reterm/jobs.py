@@ -1,0 +1,593 @@
+"""The job runner: every stage of a job config (recipes/configs/<model>/main_job.yaml, compare_job.yaml, ...) in
+order, resumable, then the report. `recipes/main_job.py` is its command line; `scripts/train.sh` and
+`scripts/compare.sh` run it.
+
+Each stage is one command writing into its own folder under the run folder; the job state (`job.json` there) records,
+per stage, a fingerprint of what it read — its command, the config files and model folders its command names, and the
+run of every stage it reads — and whether it finished. A re-run skips the stages that finished with the same
+fingerprint, continues an interrupted stage that `resumes` (data shards, trainer checkpoints), and starts over, saying
+why, any stage whose fingerprint changed: outputs of different settings are never mixed (a model folder a finished
+stage read that is gone stops the job). While a job runs, `job.pid` in its run folder holds its process id:
+`kill -INT $(cat RUN_DIR/job.pid)` stops it as Ctrl-C does (the running stage within seconds, keeping what it
+finished); the same command continues.
+
+At the end the evaluation stages named in the config's `report` section are read into `runs/<date>/report.md` (one
+table: pass@1 and recovery per category with 95% intervals) and `report.png`, and the table is printed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+# A job's commands and config name files of the checkout (recipes/, scripts/, .venv/): they run from its root, and
+# relative paths are read from there.
+ROOT = Path(__file__).resolve().parent.parent
+STATE = "job.json"
+PID_FILE = "job.pid"
+CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
+REF = re.compile(r"\{([A-Za-z_][\w]*)\}")
+# What a stage recorded under an earlier name of the same thing, so that a rename alone redoes nothing (a finished
+# comparison arm is hours of compute): programs moved with their behaviour kept, and config keys renamed to the name
+# the installed transformers reads, with the same meaning.
+RENAMED_PROGRAMS = {"benchmarks/compare_grpo.py": "recipes/compare.py"}
+RENAMED_KEYS = {"gradient_checkpointing": "activation_checkpointing"}
+
+
+class JobError(Exception):
+    """Bad configuration or a stage that failed; the message names the file, key or stage."""
+
+
+@dataclass
+class Stage:
+    name: str
+    about: str
+    cmd: str
+    quick: str = ""
+    resumes: bool = False
+    minutes: float = 1.0
+    quick_minutes: float | None = None
+    inputs: list[str] = field(default_factory=list)  # the stages it reads
+
+
+@dataclass
+class Job:
+    config: Path
+    run_dir: Path
+    quick: bool
+    settings: dict[str, str]
+    stages: list[Stage]
+    report: dict[str, list[str]]
+
+    def stage(self, name: str) -> Stage:
+        return next(s for s in self.stages if s.name == name)
+
+    def estimate(self, stage: Stage) -> float:
+        """The stage's expected seconds on the reference machine (before this machine's pace)."""
+        if self.quick:
+            return 60 * (stage.quick_minutes if stage.quick_minutes is not None else 0.15 * stage.minutes)
+        return 60 * stage.minutes
+
+
+# -- configuration -------------------------------------------------------------------------------------------------
+def _choose_engine(engine: str) -> str:
+    if engine == "auto":
+        return "vllm" if importlib.util.find_spec("vllm") is not None else "transformers"
+    if engine not in ("vllm", "transformers"):
+        raise JobError(f"engine must be auto, vllm or transformers, got {engine!r}")
+    if engine == "vllm" and importlib.util.find_spec("vllm") is None:
+        raise JobError("engine: vllm, but vLLM is not installed in this Python (scripts/setup.sh installs it where the "
+                       "CPU supports it: RETERM_VLLM=1); set engine: transformers")
+    return engine
+
+
+def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> str:
+    """The command-line arguments selecting a task set: `--suite S --split P`, or with QUICK a folder of links to the
+    first task of each of the first `quick` families of that split."""
+    if not isinstance(spec, dict) or "suite" not in spec:
+        raise JobError(f"{where}: tasks.{name} must be a mapping with suite (and split), got {spec!r}")
+    suite, split = str(spec["suite"]), str(spec.get("split", "all"))
+    if not quick:
+        return f"--suite {shlex.quote(suite)} --split {split}"
+    from reterm.options import select_tasks
+
+    tasks = select_tasks((), suite, split)
+    chosen: dict[str, object] = {}
+    for t in sorted(tasks, key=lambda t: t.id):
+        family = t.metadata.get("family") or t.id
+        if family not in chosen and len(chosen) < quick:
+            chosen[family] = t
+    folder = run_dir / "tasks" / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for t in chosen.values():
+        (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
+    return f"--suite {shlex.quote(str(folder))}"
+
+
+def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
+             overrides: list[str] = ()) -> Job:
+    where = str(config)
+    try:
+        raw = yaml.safe_load(config.read_text())
+    except FileNotFoundError:
+        raise JobError(f"{config}: no such file") from None
+    except yaml.YAMLError as e:
+        raise JobError(f"{config}: not valid YAML: {e}") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("stages"), dict) or not raw["stages"]:
+        raise JobError(f"{where}: needs a `stages` mapping of stage name -> {{about, cmd, ...}}")
+    known = {"run_dir", "quick_run_dir", "model", "engine", "quick_engine", "tasks", "quick_tasks", "stages",
+             "settings", "settings_from", "report"}
+    unknown = set(raw) - known
+    if unknown:
+        raise JobError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
+    settings = {}
+    if raw.get("settings_from"):  # another job's settings, shared (this file's own come after and win)
+        base = config.parent / str(raw["settings_from"])
+        try:
+            shared = yaml.safe_load(base.read_text())
+        except (OSError, yaml.YAMLError) as e:
+            raise JobError(f"{where}: settings_from {raw['settings_from']}: {e}") from None
+        if not isinstance(shared, dict) or not isinstance(shared.get("settings") or {}, dict):
+            raise JobError(f"{where}: settings_from {raw['settings_from']}: no `settings` mapping there")
+        settings.update({k: "" if v is None else str(v) for k, v in (shared.get("settings") or {}).items()})
+    settings.update({k: "" if v is None else str(v) for k, v in (raw.get("settings") or {}).items()})
+    settings["model"] = str(raw.get("model", "smollm2-135m"))
+    settings["engine"] = str(raw.get("quick_engine" if quick else "engine", raw.get("engine", "auto")))
+    for item in overrides:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise JobError(f"--set {item!r}: expected NAME=VALUE")
+        settings[key] = value
+    settings["engine"] = _choose_engine(settings["engine"])
+    if settings["engine"] == "vllm" and not settings.get("vllm_args"):
+        settings["vllm_args"] = "--use_vllm true --vllm_mode colocate"
+    rd = Path(run_dir or os.environ.get("RETERM_RUN_DIR") or
+              settings.pop("run_dir", None) or raw.get("quick_run_dir" if quick else "run_dir") or "runs/main")
+    rd = rd if rd.is_absolute() else ROOT / rd
+    stages: list[Stage] = []
+    for name, spec in raw["stages"].items():
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise JobError(f"{where}: stage name {name!r}: letters, digits and _ only")
+        if not isinstance(spec, dict) or not spec.get("cmd"):
+            raise JobError(f"{where}: stage {name} needs a `cmd`")
+        bad = set(spec) - {"about", "cmd", "quick", "resumes", "minutes", "quick_minutes"}
+        if bad:
+            raise JobError(f"{where}: stage {name}: unknown key(s) {sorted(bad)}")
+        stages.append(Stage(name, str(spec.get("about", "")), " ".join(str(spec["cmd"]).split()),
+                            " ".join(str(spec.get("quick") or "").split()), bool(spec.get("resumes", False)),
+                            float(spec.get("minutes", 1.0)),
+                            float(spec["quick_minutes"]) if spec.get("quick_minutes") is not None else None))
+    names = {s.name for s in stages}
+    clash = names & set(settings)
+    if clash:
+        raise JobError(f"{where}: {sorted(clash)} name both a stage and a setting")
+    tasks = raw.get("tasks") or {}
+    quick_n = int(raw.get("quick_tasks", 4)) if quick else None
+    rd.mkdir(parents=True, exist_ok=True)
+    for tname, spec in tasks.items():
+        settings[tname] = _task_selection(tname, spec, quick_n, rd, where)
+    for key, value in settings.items():
+        unknown_refs = {r for r in REF.findall(value) if r not in settings and r not in names}
+        if unknown_refs:
+            raise JobError(f"{where}: setting {key}: {sorted('{' + r + '}' for r in unknown_refs)} is neither a stage "
+                           f"nor a setting")
+    seen: set[str] = set()
+    for s in stages:
+        refs = REF.findall(s.cmd + " " + s.quick)
+        s.inputs = sorted({r for r in refs if r in names} - {s.name})
+        for r in s.inputs:
+            if r not in seen:
+                raise JobError(f"{where}: stage {s.name} reads stage {r}, which does not run before it")
+        missing = {r for r in refs if r not in names and r not in settings and r != "out"}
+        if missing:
+            raise JobError(f"{where}: stage {s.name}: {sorted('{' + m + '}' for m in missing)} is neither a stage "
+                           f"nor a setting")
+        seen.add(s.name)
+    report = raw.get("report") or {}
+    for label, pair in report.items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(p in names for p in pair)):
+            raise JobError(f"{where}: report.{label} must be [pass@1 stage, recovery stage], both stages of the job")
+    return Job(config, rd, quick, settings, stages, {str(k): v for k, v in report.items()})
+
+
+def resolve(job: Job, stage: Stage) -> list[str]:
+    """The stage's command as an argument list, every `{...}` filled in."""
+    values = {**job.settings, **{s.name: str(job.run_dir / s.name) for s in job.stages},
+              "out": str(job.run_dir / stage.name)}
+    text = stage.cmd + (" " + stage.quick if job.quick and stage.quick else "")
+    for _ in range(5):  # settings may name settings
+        new = REF.sub(lambda m: values[m.group(1)], text)
+        if new == text:
+            break
+        text = new
+    return shlex.split(text)
+
+
+# -- state -----------------------------------------------------------------------------------------------------------
+def _load_state(run_dir: Path) -> dict:
+    path = run_dir / STATE
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise JobError(f"{path}: not valid JSON ({e}); delete it to start the job over") from None
+
+
+def _save_state(run_dir: Path, state: dict) -> None:
+    tmp = run_dir / (STATE + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, run_dir / STATE)
+
+
+_STAMPS: dict[tuple, str] = {}  # (weights file, size, mtime) -> content hash, once a process
+
+
+def _model_stamp(folder: Path) -> str | None:
+    """A hash of a model folder's weights (None when the folder holds no model): a model made elsewhere (another
+    job's stage, e.g. the compare job's start) that is made again changes it; a copy of the same weights does not."""
+    weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("pytorch_model*.bin"))
+    if not (folder / "config.json").is_file() or not weights:
+        return None
+    h = hashlib.sha256()
+    for w in weights:
+        st = w.stat()
+        key = (str(w.resolve()), st.st_size, st.st_mtime_ns)
+        if key not in _STAMPS:
+            d = hashlib.sha256()
+            with open(w, "rb") as f:
+                while chunk := f.read(1 << 24):
+                    d.update(chunk)
+            _STAMPS[key] = d.hexdigest()
+        h.update(f"{w.name}:{_STAMPS[key]};".encode())
+    return h.hexdigest()[:16]
+
+
+def fingerprint(job: Job, stage: Stage, state: dict) -> tuple[str, dict]:
+    """A hash of what the stage reads, and its parts (to say what changed): the command, the content of every config
+    file (.yaml, .yml, .toml) the command names outside the run folder, the weights of every model folder it names
+    outside the run folder, and the run id of every stage it reads."""
+    argv = resolve(job, stage)
+    files, models = {}, {}
+    for a in argv[1:]:
+        try:
+            p = Path(a).expanduser()
+            p = p if p.is_absolute() else ROOT / p
+            if job.run_dir == p or job.run_dir in p.parents:
+                continue
+            if p.suffix in CONFIG_FILES and p.is_file():
+                files[a] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+            elif p.is_dir() and (stamp := _model_stamp(p)):
+                models[a] = stamp
+        except (OSError, ValueError):  # an argument no file can be named by (too long, a NUL)
+            continue
+    parts = {"command": " ".join(argv), "files": files,
+             "stages": {i: state.get(i, {}).get("run") for i in stage.inputs}}
+    if models:  # only where there are any: the fingerprints of jobs that name no model folder stay as they were
+        parts["models"] = models
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16], parts
+
+
+def _models_gone(old: dict, new: dict) -> list[str]:
+    """The model folders a stage read when it ran that hold no model now (deleted, or not made yet on this machine):
+    a reason to stop, never to wipe what the stage made."""
+    if old.get("command") != new["command"]:  # pointed elsewhere: the stage is redone from the new folder
+        return []
+    return [m for m in old.get("models", {}) if m not in new.get("models", {})]
+
+
+def _renamed_only(old: dict, new: dict) -> bool:
+    """Whether what a stage read differs from its record only by renames: a program of RENAMED_PROGRAMS in its
+    command, a key of RENAMED_KEYS in a config file it names. The same input under its current names: nothing to
+    redo (moving a program or renaming a deprecated key must not wipe finished work)."""
+    if not old or old.get("stages") != new["stages"] or old.get("models", {}) != new.get("models", {}) or \
+            set(old.get("files", {})) != set(new["files"]):
+        return False
+
+    def current(token: str) -> str:
+        for before, after in RENAMED_PROGRAMS.items():
+            if token == before or token.endswith("/" + before):
+                return token[:len(token) - len(before)] + after
+        return token
+
+    if " ".join(current(t) for t in old.get("command", "").split(" ")) != new["command"]:
+        return False
+    for name, digest in new["files"].items():
+        if old["files"][name] == digest:
+            continue
+        path = Path(name).expanduser()
+        try:
+            text = (path if path.is_absolute() else ROOT / path).read_text()
+        except (OSError, UnicodeDecodeError):
+            return False
+        for before, after in RENAMED_KEYS.items():  # the file as it read before the rename
+            text = re.sub(rf"^(\s*){after}:", rf"\g<1>{before}:", text, flags=re.M)
+        if hashlib.sha256(text.encode()).hexdigest()[:16] != old["files"][name]:
+            return False
+    return old != new
+
+
+def _what_changed(old: dict, new: dict) -> str:
+    if old.get("command") != new["command"]:
+        return "its command changed"
+    changed = [f for f in new["files"] if old.get("files", {}).get(f) != new["files"][f]]
+    if changed:
+        return f"{', '.join(changed)} changed"
+    redone = [s for s in new["stages"] if old.get("stages", {}).get(s) != new["stages"][s]]
+    if redone:
+        return f"{', '.join(redone)} ran again"
+    remade = [m for m in new.get("models", {}) if old.get("models", {}).get(m) != new["models"][m]]
+    if remade:
+        return f"the model in {', '.join(remade)} was made again"
+    return "what it reads changed"
+
+
+def _fmt_minutes(seconds: float) -> str:
+    if seconds < 90:
+        return f"{int(seconds)} s"
+    m = int(round(seconds / 60))
+    return f"{m // 60} h {m % 60:02d} min" if m >= 60 else f"{m} min"
+
+
+# -- running ---------------------------------------------------------------------------------------------------------
+class Runner:
+    def __init__(self, job: Job, out=sys.stdout, until: str | None = None):
+        self.job = job
+        names = [s.name for s in job.stages]
+        if until is not None and until not in names:
+            raise JobError(f"--until {until}: {job.config} has no such stage; its stages: {', '.join(names)}")
+        self.stages = job.stages[:names.index(until) + 1] if until else job.stages  # what this invocation runs
+        self.out = out
+        self.state = _load_state(job.run_dir)
+        self.log = open(job.run_dir / "job.log", "a", buffering=1)
+        self.measured = 0.0  # seconds of stages run whole in this invocation, and their estimate
+        self.estimated = 0.0
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+        self.log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {text}\n")
+
+    def pace(self) -> float:
+        """Measured / estimated time of the stages run whole so far: how this machine compares to the estimates."""
+        return self.measured / self.estimated if self.estimated > 60 else 1.0
+
+    def left(self, from_index: int) -> float:
+        todo = [s for s in self.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]
+        return sum(self.job.estimate(s) for s in todo) * self.pace()
+
+    def plan(self) -> list[tuple[Stage, str, str]]:
+        """(stage, action, why) for every stage: action is done, run, continue or redo."""
+        rows = []
+        runs = {k: v.get("run") for k, v in self.state.items()}
+        for s in self.stages:
+            st = self.state.get(s.name, {})
+            fp, parts = fingerprint(self.job, s, {k: {"run": v} for k, v in runs.items()})
+            if st and st.get("fingerprint") != fp and _renamed_only(st.get("parts", {}), parts):
+                st = {**st, "fingerprint": fp}  # recorded under earlier names: the same input
+            if not st:
+                rows.append((s, "run", "not run yet"))
+                runs[s.name] = f"new-{s.name}"
+            elif st.get("fingerprint") != fp and (gone := _models_gone(st.get("parts", {}), parts)):
+                rows.append((s, "missing", f"the model in {', '.join(gone)} it read is gone; make it again first"))
+            elif st.get("fingerprint") != fp:
+                rows.append((s, "redo", _what_changed(st.get("parts", {}), parts)))
+                runs[s.name] = f"new-{s.name}"
+            elif st.get("status") == "done":
+                rows.append((s, "done", f"finished {st.get('finished', '?')} in {_fmt_minutes(st.get('seconds', 0))}"))
+            elif s.resumes:
+                rows.append((s, "continue", "interrupted; it continues where it stopped"))
+            else:
+                rows.append((s, "redo", "interrupted; it starts over"))
+        return rows
+
+    def run(self) -> int:
+        job = self.job
+        n = len(self.stages)
+        name = job.config.stem.replace("_", " ")  # "main job", "compare job"
+        self.say(f"{name}{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
+                 f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
+        started = time.monotonic()
+        for i, s in enumerate(self.stages):
+            st = self.state.get(s.name, {})
+            fp, parts = fingerprint(job, s, self.state)
+            if st and st.get("fingerprint") != fp and _renamed_only(st.get("parts", {}), parts):
+                st.update(fingerprint=fp, parts=parts)  # recorded under earlier names: the same input, kept
+                _save_state(job.run_dir, self.state)
+            out_dir = job.run_dir / s.name
+            if st.get("fingerprint") == fp and st.get("status") == "done":
+                self.say(f"[{i + 1}/{n}] {s.name}: done ({_fmt_minutes(st.get('seconds', 0))}), skipped")
+                continue
+            gone = _models_gone(st.get("parts", {}), parts) if st and st.get("fingerprint") != fp else []
+            if gone:
+                raise JobError(f"stage {s.name} read the model in {', '.join(gone)}, which holds no model now (no "
+                               f"config.json and weights): make it again, or point the setting at it; what the stage "
+                               f"made is kept")
+            if st and st.get("fingerprint") != fp:
+                self.say(f"[{i + 1}/{n}] {s.name}: redone from scratch: {_what_changed(st.get('parts', {}), parts)} "
+                         f"since it ran")
+                st = {}
+                shutil.rmtree(out_dir, ignore_errors=True)
+            elif st and not s.resumes:
+                self.say(f"[{i + 1}/{n}] {s.name}: interrupted last time; it starts over")
+                shutil.rmtree(out_dir, ignore_errors=True)
+                st = {}
+            elif st:
+                self.say(f"[{i + 1}/{n}] {s.name}: continuing where it stopped")
+            elif out_dir.exists() and any(out_dir.iterdir()):  # files no run of this job recorded: never mixed in
+                self.say(f"[{i + 1}/{n}] {s.name}: {out_dir} holds files this job has no record of; cleared")
+                shutil.rmtree(out_dir)
+            fresh = not st  # a stage that continues says little about this machine's pace
+            est = job.estimate(s) * self.pace()
+            self.say(f"[{i + 1}/{n}] {s.name}: {s.about}  (about {_fmt_minutes(est)}; the job has about "
+                     f"{_fmt_minutes(self.left(i))} left)")
+            argv = resolve(job, s)
+            out_dir.mkdir(parents=True, exist_ok=True)
+            self.say("    $ " + shlex.join(argv))
+            st = {**st, "fingerprint": fp, "parts": parts, "status": "running",
+                  "started": st.get("started") or f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}"}
+            self.state[s.name] = st
+            _save_state(job.run_dir, self.state)
+            t0 = time.monotonic()
+            rc = self._execute(argv)
+            seconds = time.monotonic() - t0
+            st["seconds"] = st.get("seconds", 0) + seconds
+            if rc != 0:
+                _save_state(job.run_dir, self.state)
+                if rc in (-signal.SIGINT, 130, -signal.SIGTERM, 143) or _interrupted:
+                    self.say(f"stopped during {s.name}; run the same command again to continue "
+                             f"({'it continues' if s.resumes else 'that stage starts over'})")
+                    return 130
+                raise JobError(f"stage {s.name} failed (exit {rc}); its command is above. Fix the cause and run the "
+                               f"job again: finished stages are kept")
+            if fresh:
+                self.measured += seconds
+                self.estimated += job.estimate(s)
+            st.update(status="done", run=uuid.uuid4().hex[:12],
+                      finished=f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}")
+            _save_state(job.run_dir, self.state)
+            self.say(f"[{i + 1}/{n}] {s.name}: finished in {_fmt_minutes(seconds)}")
+        total = sum(self.state[s.name].get("seconds", 0) for s in self.stages)
+        self.say(f"all {n} stages done; this run {_fmt_minutes(time.monotonic() - started)}, the stages' wall time "
+                 f"in all {_fmt_minutes(total)}")
+        return 0
+
+    def _execute(self, argv: list[str]) -> int:
+        """Runs one stage's command in a process group of its own, so that a Ctrl-C reaches it once, from here (sent
+        to that whole group, however the job was told to stop): the stages stop on the first SIGINT, keeping what
+        they finished (a second one would make them exit at once)."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        try:
+            proc = subprocess.Popen(argv, cwd=ROOT, env=env, process_group=0)
+        except FileNotFoundError:
+            raise JobError(f"{argv[0]}: no such program (run scripts/setup.sh first)") from None
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            global _interrupted
+            _interrupted = True
+            self.say("stopping: the stage keeps what it finished (up to 3 minutes) ...")
+            try:  # the whole group, as a terminal's Ctrl-C would: a launcher's children (the trainer) hear it too
+                os.killpg(proc.pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+            try:
+                return _wait_ignoring_interrupts(proc, 180)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                return proc.wait()
+
+
+def _wait_ignoring_interrupts(proc: subprocess.Popen, timeout: float) -> int:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except KeyboardInterrupt:  # more Ctrl-C while the stage saves: it has had its one
+            continue
+
+
+_interrupted = False
+
+
+def _on_term(signum, frame):  # SIGTERM to the job: stop the stage the way Ctrl-C does
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overrides: list[str] = (),
+            report_dir: Path | None = None, plan: bool = False, until: str | None = None) -> int:
+    """Loads the job and runs it (or, with `plan`, says what would run and why); the exit status: 0 done, 2 a bad
+    config or a failed stage (said on stderr), 130 stopped (run the same command again to continue)."""
+    try:
+        job = load_job(config, quick, run_dir, overrides)
+        runner = Runner(job, until=until)
+        if plan:
+            for s, action, why in runner.plan():
+                print(f"{action:>8}  {s.name:<14} {why}")
+            print(f"about {_fmt_minutes(runner.left(0))} of stages left (run folder {job.run_dir})")
+            return 0
+        signal.signal(signal.SIGTERM, _on_term)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background (`&`),
+        # where the shell leaves SIGINT ignored
+        with _pid_file(job.run_dir):
+            rc = runner.run()
+            if rc == 0 and job.report and not until:
+                from reterm.evaluation.report import write_report
+
+                folder = report_dir or ROOT / "runs" / (f"{datetime.date.today():%Y-%m-%d}" +
+                                                        ("-quick" if job.quick else ""))
+                table, paths = write_report(job.report, job.run_dir, folder, runner.state, job.quick)
+                runner.say("")
+                print(table)
+                runner.log.write(table + "\n")
+                runner.say("report: " + "  ".join(str(p) for p in paths))
+                models = [s.name for s in job.stages if (job.run_dir / s.name / "config.json").exists()]
+                runner.say("models: " + "  ".join(str(job.run_dir / m) for m in models))
+        return rc
+    except JobError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stopped; run the same command again to continue", file=sys.stderr)
+        return 130
+
+
+class _pid_file:
+    """`job.pid` in the run folder while the job runs: the process to signal (`kill -INT $(cat RUN_DIR/job.pid)`)
+    without matching command lines, which also stop other jobs. A second job in the same run folder is refused (the
+    two would write the same stages); a file whose process is gone (a job killed outright) is taken over."""
+
+    def __init__(self, run_dir: Path):
+        self.path = run_dir / PID_FILE
+
+    def __enter__(self):
+        try:
+            other = int(self.path.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            other = None
+        if other is not None and other != os.getpid() and _alive(other):
+            raise JobError(f"{self.path}: the job with process id {other} is running in this run folder; stop it "
+                           f"(kill -INT {other}) or wait for it. If no job runs there, delete {self.path}")
+        tmp = self.path.with_name(PID_FILE + ".tmp")
+        tmp.write_text(f"{os.getpid()}\n")
+        os.replace(tmp, self.path)
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            if int(self.path.read_text().split()[0]) == os.getpid():
+                self.path.unlink()
+        except (OSError, ValueError, IndexError):
+            pass
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    try:  # a zombie (exited, not yet reaped) holds its id but runs nothing
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
