@@ -32,6 +32,11 @@ def d(s: str) -> str:
 
 
 def check_py(body: str) -> str:
+    """A check.py: `fail(msg)` and `read(path)` defined, then `body` at top level, then PASS. A body whose first line
+    is still indented after dedenting would land inside `read()` (after its return) and never run: refused."""
+    body = d(body)
+    if body[:1].isspace():
+        raise ValueError(f"check_py: the body's first line is indented after dedenting: {body.splitlines()[0]!r}")
     return d("""
         import hashlib, json, os, sys
 
@@ -45,7 +50,7 @@ def check_py(body: str) -> str:
             with open(path) as f:
                 return f.read()
 
-        """) + d(body) + 'print("PASS")\n'
+        """) + body + 'print("PASS")\n'
 
 
 def write_file_solution(path: str, content: str, then: str = "") -> str:
