@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+/app/bin/monitor --count 16 > /app/samples.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+/app/bin/monitor --count 14 > /app/samples.txt

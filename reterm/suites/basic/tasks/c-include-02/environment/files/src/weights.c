@@ -1,0 +1,6 @@
+#include "weights.h"
+
+int score(int x)
+{
+    return x * 8 + 7;
+}

@@ -1,0 +1,20 @@
+#!/bin/bash
+set -e
+cat > /app/Makefile <<'EOF'
+CC = gcc
+CFLAGS = -Wall -O2 -Iinclude/tangostat
+LDLIBS = -lm
+SRCS = src/main.c src/weights.c
+BIN = bin/tangostat
+
+all: $(BIN)
+
+$(BIN): $(SRCS)
+	mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(SRCS) $(LDLIBS)
+
+clean:
+	rm -rf bin
+EOF
+cd /app
+make

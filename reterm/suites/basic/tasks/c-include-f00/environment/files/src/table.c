@@ -1,0 +1,6 @@
+#include "table.h"
+
+int bucket(int x)
+{
+    return x * 2 + 20;
+}

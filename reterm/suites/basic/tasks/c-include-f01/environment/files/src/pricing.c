@@ -1,0 +1,6 @@
+#include "pricing.h"
+
+int weigh(int x)
+{
+    return x * 7 + 42;
+}

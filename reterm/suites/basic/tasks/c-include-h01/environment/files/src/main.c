@@ -1,0 +1,19 @@
+#include <math.h>
+#include <stdio.h>
+
+#include "scoring.h"
+
+int main(void)
+{
+    FILE *f = fopen("/app/data/values.txt", "r");
+    int v;
+
+    if (!f) {
+        perror("/app/data/values.txt");
+        return 1;
+    }
+    while (fscanf(f, "%d", &v) == 1)
+        printf("%s %d -> %d %.3f %.1f\n", LABEL, v, score(v), sqrt((double)v), fmod((double)v, 9.0));
+    fclose(f);
+    return 0;
+}

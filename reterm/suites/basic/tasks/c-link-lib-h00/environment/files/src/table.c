@@ -1,0 +1,6 @@
+#include "table.h"
+
+int scale(int x)
+{
+    return x * 9 + 33;
+}

@@ -1,0 +1,17 @@
+import hashlib, json, os, sys
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+def read(path):
+    if not os.path.isfile(path):
+        fail(f"{path} does not exist")
+    with open(path) as f:
+        return f.read()
+
+got = read("/app/totals.csv")
+want = 'region,total\ncentral,3597\nnorth,2375\nsouth,1383\neast,1353\n'
+if got != want:
+    fail(f"totals.csv is {got!r}, expected {want!r}")
+print("PASS")

@@ -1,0 +1,5 @@
+#!/bin/bash
+set -e
+mkdir -p /app/cache
+export DATA_DIR=/app/dataset
+bash /app/run.sh

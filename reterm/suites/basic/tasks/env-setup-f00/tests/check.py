@@ -1,0 +1,17 @@
+import hashlib, json, os, sys
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+def read(path):
+    if not os.path.isfile(path):
+        fail(f"{path} does not exist")
+    with open(path) as f:
+        return f.read()
+
+want = 'alpha 5\njuniper 25\nlumen 15\nmaple 6\n'
+got = read("/app/out/summary.txt")
+if got != want:
+    fail(f"summary.txt is {got!r}, expected {want!r}")
+print("PASS")

@@ -1,0 +1,1 @@
+other src/main.py

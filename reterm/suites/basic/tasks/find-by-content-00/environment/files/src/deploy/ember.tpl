@@ -1,0 +1,2 @@
+# deploy/ember.tpl
+value = DEPRECATED-INDIGO-URL

@@ -1,0 +1,2 @@
+# deploy/sierra.tpl
+export DEPRECATED_INDIGO_URL=https://maple.example

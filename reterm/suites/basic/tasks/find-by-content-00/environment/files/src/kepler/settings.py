@@ -1,0 +1,2 @@
+export DEPRECATED_INDIGO_URL=https://maple.example
+# kepler/settings.py

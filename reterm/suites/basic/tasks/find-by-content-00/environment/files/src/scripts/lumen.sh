@@ -1,0 +1,2 @@
+# scripts/lumen.sh
+value = deprecated_indigo_url

@@ -1,0 +1,2 @@
+# alpha/cedar.py
+value = legacy_indigo_url

@@ -1,0 +1,2 @@
+# alpha/settings.py
+  - ${LEGACY_INDIGO_URL}

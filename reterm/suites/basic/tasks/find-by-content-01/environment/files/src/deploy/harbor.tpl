@@ -1,0 +1,2 @@
+# deploy/harbor.tpl
+value = legacy_indigo_url

@@ -1,0 +1,2 @@
+# scripts/bravo.sh
+value = LEGACY-INDIGO-URL

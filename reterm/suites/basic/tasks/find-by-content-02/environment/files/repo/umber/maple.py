@@ -1,0 +1,1 @@
+# umber/maple.py

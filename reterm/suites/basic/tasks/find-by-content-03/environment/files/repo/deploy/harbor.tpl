@@ -1,0 +1,2 @@
+# deploy/harbor.tpl
+  - ${LEGACY_EMBER_KEY}

@@ -1,0 +1,2 @@
+# scripts/kepler.sh
+value = LEGACY-EMBER-KEY

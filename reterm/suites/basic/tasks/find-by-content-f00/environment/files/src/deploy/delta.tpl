@@ -1,0 +1,3 @@
+# deploy/delta.tpl
+value = LEGACY-TANGO-URL
+value = legacy_tango_url

@@ -1,0 +1,1 @@
+# lumen/sierra.py

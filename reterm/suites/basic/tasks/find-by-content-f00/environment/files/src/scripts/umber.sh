@@ -1,0 +1,2 @@
+# scripts/umber.sh
+value = MY_LEGACY_TANGO_URL

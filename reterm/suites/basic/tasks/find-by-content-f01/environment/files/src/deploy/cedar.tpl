@@ -1,0 +1,3 @@
+DEPRECATED_DELTA_HOST=201
+# deploy/cedar.tpl
+other = DEPRECATED-DELTA-HOST

@@ -1,0 +1,2 @@
+# deploy/raven.tpl
+value = deprecated_delta_host

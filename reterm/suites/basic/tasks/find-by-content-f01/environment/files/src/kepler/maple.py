@@ -1,0 +1,2 @@
+# kepler/maple.py
+value = DEPRECATED_DELTA_HOSTS

@@ -1,0 +1,2 @@
+  - ${OLD_DELTA_HOST}
+# deploy/gamma.tpl

@@ -1,0 +1,2 @@
+# deploy/pixel.tpl
+value = OLD_DELTA_HOST_V2

@@ -1,0 +1,2 @@
+# fjord/ember.py
+value = OLD_DELTA_HOST_V2

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+grep -rlw -- 'OLD_DELTA_HOST' /app/src | LC_ALL=C sort > /app/matches.txt

@@ -1,0 +1,1 @@
+# alpha/umber.py

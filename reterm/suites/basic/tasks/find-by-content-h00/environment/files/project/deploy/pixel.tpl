@@ -1,0 +1,2 @@
+# deploy/pixel.tpl
+value = LEGACY-INDIGO-HOST

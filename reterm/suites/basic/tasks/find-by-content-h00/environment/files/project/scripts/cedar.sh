@@ -1,0 +1,2 @@
+# scripts/cedar.sh
+value = LEGACY-INDIGO-HOST

@@ -1,0 +1,3 @@
+# bravo/pixel.py
+value = OLD_LUMEN_KEYS
+value = OLD-LUMEN-KEY

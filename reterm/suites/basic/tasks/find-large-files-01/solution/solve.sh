@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+cd /app/uploads && find . -type f -name '*.part' -printf '%P\n' | grep -vxF -f KEEP | while IFS= read -r f; do rm -f -- "$f"; done

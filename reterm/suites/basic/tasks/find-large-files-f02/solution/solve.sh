@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+find /app/storage -type f -name '*.log' -size +30000c -delete

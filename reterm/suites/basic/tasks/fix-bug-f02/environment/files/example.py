@@ -1,0 +1,3 @@
+from stats import median
+
+print(median([3, 1, 2]))

@@ -1,0 +1,7 @@
+"""Row parsing shared by the reports."""
+CALIBRATION = 2
+
+
+def parse_row(row):
+    """(name, calibrated value) of one row of a readings file."""
+    return row["meter"], int(row["value"]) * CALIBRATION

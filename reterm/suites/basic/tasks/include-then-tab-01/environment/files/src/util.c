@@ -1,0 +1,3 @@
+#include "config.h"
+
+int convert(int x) { return x * FACTOR + OFFSET; }

@@ -1,0 +1,3 @@
+#include "units.h"
+
+int convert(int x) { return x * FACTOR + OFFSET; }

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+awk -F'\t' 'NR > 1 {s[$5] += $4} END {for (k in s) print k, s[k]}' /app/logs/fjord-proxy.log | LC_ALL=C sort > /app/report.txt

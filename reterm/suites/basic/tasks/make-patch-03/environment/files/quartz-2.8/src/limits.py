@@ -1,0 +1,17 @@
+"""quartz: limits and helpers."""
+
+
+def delta_limit(x):
+    return min(x, 993)
+
+
+def alpha_limit(x):
+    return min(x, 668)
+
+
+def ember_limit(x):
+    return min(x, 808)
+
+
+def cedar_limit(x):
+    return min(x, 733)

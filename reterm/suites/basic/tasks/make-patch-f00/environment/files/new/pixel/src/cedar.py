@@ -1,0 +1,2 @@
+# added in 1.7.1
+interval = 6

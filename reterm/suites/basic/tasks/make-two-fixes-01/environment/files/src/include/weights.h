@@ -1,0 +1,8 @@
+#ifndef WEIGHTS_H
+#define WEIGHTS_H
+
+#define LABEL "cedar"
+
+int bucket(int x);
+
+#endif

@@ -1,0 +1,20 @@
+#!/bin/bash
+set -e
+cat > /app/Makefile <<'EOF'
+CC = gcc
+CFLAGS = -Wall -O2 -Isrc/include
+LDLIBS = -lm
+SRCS = src/main.c src/scoring.c
+BIN = bin/pixelstat
+
+all: $(BIN)
+
+$(BIN): $(SRCS)
+	mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(SRCS) $(LDLIBS)
+
+clean:
+	rm -rf bin
+EOF
+cd /app
+make

@@ -1,0 +1,5 @@
+#!/bin/bash
+set -e
+chmod 600 /app/secrets/stamp.key
+if ! kill -0 "$(cat /app/var/run/stampd.pid)" 2>/dev/null; then rm -f /app/var/run/stampd.pid; fi
+/app/bin/stampd

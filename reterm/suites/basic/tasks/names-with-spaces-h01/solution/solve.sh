@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+mkdir -p /app/collected
+find /app/shared -type f -name '*.log' -exec cp -t /app/collected {} +

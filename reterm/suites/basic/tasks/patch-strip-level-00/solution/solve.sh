@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+patch -d /app/nova -p1 -i /app/patches/fix-863.patch

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -e
+patch -d /app/maple/src -p1 -i /app/patches/tune-423.patch

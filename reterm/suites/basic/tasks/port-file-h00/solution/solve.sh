@@ -1,0 +1,8 @@
+#!/bin/bash
+set -e
+rm -f /app/run/bravo.port
+python3 /app/server.py > /tmp/bravo-server.log 2>&1 &
+for i in $(seq 100); do [ -s /app/run/bravo.port ] && break; sleep 0.1; done
+port=$(sed -n 's/^port=//p' /app/run/bravo.port)
+python3 /app/client.py --port "$port"
+wait

@@ -1,0 +1,2 @@
+"""The billingkit package."""
+__version__ = "3.0"

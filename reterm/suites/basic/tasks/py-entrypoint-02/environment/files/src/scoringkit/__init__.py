@@ -1,0 +1,2 @@
+"""The scoringkit package."""
+__version__ = "1.4"

@@ -1,0 +1,2 @@
+"""The cataloglib package."""
+__version__ = "3.4"

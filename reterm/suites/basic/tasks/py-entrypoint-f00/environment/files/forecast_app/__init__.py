@@ -1,0 +1,2 @@
+"""The forecast_app package."""
+__version__ = "2.0"

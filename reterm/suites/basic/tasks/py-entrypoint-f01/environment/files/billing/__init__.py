@@ -1,0 +1,2 @@
+"""The billing package."""
+__version__ = "3.2"

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+cd /app/
+python3 -m billing.cli

@@ -1,0 +1,2 @@
+"""The routinglib package."""
+__version__ = "3.7"

@@ -1,0 +1,2 @@
+"""The ledgerlib package."""
+__version__ = "2.9"

@@ -1,0 +1,10 @@
+def word_count(text):
+    return len(text.split(" "))
+
+
+def chunks(items, n):
+    return [items[i:i + n] for i in range(0, len(items), n)]
+
+
+def percent(part, whole):
+    return round(100 * part / whole, 1)

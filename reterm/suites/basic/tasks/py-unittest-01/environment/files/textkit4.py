@@ -1,0 +1,14 @@
+def clamp(x, lo, hi):
+    if x < lo:
+        return lo
+    if x > hi:
+        return lo
+    return x
+
+
+def word_count(text):
+    return len(text.split())
+
+
+def chunks(items, n):
+    return [items[i:i + n] for i in range(0, len(items), n)]

@@ -1,0 +1,15 @@
+#!/bin/bash
+set -e
+cat > /app/helpers9.py <<'EOF'
+def percent(part, whole):
+    return round(100 * part / whole, 1)
+
+
+def is_leap(year):
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def slugify(text):
+    return "-".join(text.lower().split())
+EOF
+cd /app && python3 -m unittest

@@ -1,0 +1,15 @@
+#!/bin/bash
+set -e
+cat > /app/helpers7.py <<'EOF'
+def chunks(items, n):
+    return [items[i:i + n] for i in range(0, len(items), n)]
+
+
+def is_leap(year):
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def word_count(text):
+    return len(text.split())
+EOF
+cd /app && python3 -m unittest

@@ -1,0 +1,14 @@
+def slugify(text):
+    return "-".join(text.lower().split())
+
+
+def word_count(text):
+    return len(text.split())
+
+
+def clamp(x, lo, hi):
+    if x < lo:
+        return lo
+    if x > hi:
+        return lo
+    return x

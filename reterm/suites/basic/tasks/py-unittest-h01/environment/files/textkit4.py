@@ -1,0 +1,10 @@
+def percent(part, whole):
+    return round(100 * part / whole, 1)
+
+
+def chunks(items, n):
+    return [items[i:i + n] for i in range(0, len(items), n)]
+
+
+def word_count(text):
+    return len(text.split(" "))

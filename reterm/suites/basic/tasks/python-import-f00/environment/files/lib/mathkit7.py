@@ -1,0 +1,2 @@
+def scale(values):
+    return [v * 2 for v in values]

@@ -1,0 +1,10 @@
+#!/bin/bash
+set -e
+python3 - <<'EOF'
+import collections, csv
+with open("/app/data/orders.csv", newline="") as f:
+    counts = collections.Counter(row["category"] for row in csv.DictReader(f))
+with open("/app/category_counts.txt", "w") as f:
+    for value, n in counts.most_common():
+        f.write(f"{n} {value}\n")
+EOF

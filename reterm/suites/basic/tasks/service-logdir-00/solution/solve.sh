@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+mkdir -p /app/log
+/app/bin/fjord-svc

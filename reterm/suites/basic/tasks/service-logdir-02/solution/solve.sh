@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+mkdir -p /app/var/run/quartz
+/app/bin/quartz-svc

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+mkdir -p /app/run
+/app/bin/orbit-svc

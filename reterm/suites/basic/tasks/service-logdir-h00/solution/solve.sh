@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+mkdir -p /app/logs/fjord
+/app/bin/fjord-svc

@@ -1,0 +1,15 @@
+#!/bin/bash
+set -e
+cat > /app/bin/stash.sh <<'EOF'
+#!/bin/bash
+# Copies every file of /app/incoming to /app/archive and lists each one with its word count in /app/archive/MANIFEST.
+mkdir -p /app/archive
+: > /app/archive/MANIFEST
+for f in /app/incoming/*; do
+  name=$(basename "$f")
+  cp "$f" "/app/archive/$name"
+  printf '%s\t%s\n' "$name" "$(wc -w < "$f")" >> /app/archive/MANIFEST
+done
+echo "copied $(ls /app/incoming | wc -l) files"
+EOF
+bash /app/bin/stash.sh

@@ -1,0 +1,10 @@
+#!/bin/bash
+# Copies every file of /app/uploads to /app/mirror and lists each one with its line count in /app/mirror/MANIFEST.
+mkdir -p /app/mirror
+: > /app/mirror/MANIFEST
+for name in $(ls /app/uploads); do
+  f=/app/uploads/$name
+  cp "$f" "/app/mirror/$name"
+  printf '%s\t%s\n' "$name" "$(wc -l < "$f")" >> /app/mirror/MANIFEST
+done
+echo "copied $(ls /app/uploads | wc -l) files"

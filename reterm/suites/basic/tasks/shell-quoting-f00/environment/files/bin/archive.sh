@@ -1,0 +1,11 @@
+#!/bin/bash
+# Copies every file of /app/inbox to /app/backup and lists each one with its size in bytes in /app/backup/MANIFEST.
+mkdir -p /app/backup
+: > /app/backup/MANIFEST
+files=(/app/inbox/*)
+for f in ${files[@]}; do
+  name=$(basename "$f")
+  cp "$f" "/app/backup/$name"
+  printf '%s\t%s\n' "$name" "$(wc -c < "$f")" >> /app/backup/MANIFEST
+done
+echo "copied $(ls /app/inbox | wc -l) files"

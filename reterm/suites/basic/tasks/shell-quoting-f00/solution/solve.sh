@@ -1,0 +1,15 @@
+#!/bin/bash
+set -e
+cat > /app/bin/archive.sh <<'EOF'
+#!/bin/bash
+# Copies every file of /app/inbox to /app/backup and lists each one with its size in bytes in /app/backup/MANIFEST.
+mkdir -p /app/backup
+: > /app/backup/MANIFEST
+for f in /app/inbox/*; do
+  name=$(basename "$f")
+  cp "$f" "/app/backup/$name"
+  printf '%s\t%s\n' "$name" "$(wc -c < "$f")" >> /app/backup/MANIFEST
+done
+echo "copied $(ls /app/inbox | wc -l) files"
+EOF
+bash /app/bin/archive.sh

@@ -1,0 +1,10 @@
+#!/bin/bash
+# Copies every file of /app/uploads to /app/mirror and lists each one with its word count in /app/mirror/MANIFEST.
+mkdir -p /app/mirror
+: > /app/mirror/MANIFEST
+for f in $(find /app/uploads -type f | sort); do
+  name=$(basename "$f")
+  cp "$f" "/app/mirror/$name"
+  printf '%s\t%s\n' "$name" "$(wc -w < "$f")" >> /app/mirror/MANIFEST
+done
+echo "copied $(ls /app/uploads | wc -l) files"

@@ -1,0 +1,20 @@
+import hashlib, json, os, sys
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+def read(path):
+    if not os.path.isfile(path):
+        fail(f"{path} does not exist")
+    with open(path) as f:
+        return f.read()
+
+import subprocess
+if subprocess.run(["bash", "-n", "/app/release.sh"]).returncode != 0:
+    fail("release.sh still has a syntax error")
+if read("/app/release/VERSION").strip() != "4.18.39":
+    fail("release/VERSION is wrong")
+if read("/app/release/MANIFEST") != 'alpha.txt 25\nsierra.txt 64\number.txt 19\n':
+    fail("release/MANIFEST is wrong")
+print("PASS")

@@ -1,0 +1,4 @@
+CREATE TABLE stations (code TEXT PRIMARY KEY, city TEXT NOT NULL, altitude INTEGER NOT NULL, rain_mm INTEGER NOT NULL) STRICT;
+INSERT INTO stations VALUES ('ST845', 'Bravo', 271, 668);
+INSERT INTO stations VALUES ('ST878', 'Kepler', 171, 102);
+INSERT INTO stations VALUES ('ST359', 'Sierra', 479, 715);

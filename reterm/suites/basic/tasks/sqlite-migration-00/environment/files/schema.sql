@@ -1,0 +1,11 @@
+CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, orders INTEGER NOT NULL, email TEXT);
+INSERT INTO customers VALUES (1, 'quartz', 17, NULL);
+INSERT INTO customers VALUES (2, 'bravo', 13, 'bravo72');
+INSERT INTO customers VALUES (3, 'gamma', 1, NULL);
+INSERT INTO customers VALUES (4, 'indigo', 99, 'pixel58');
+INSERT INTO customers VALUES (5, 'harbor', 49, 'fjord28');
+INSERT INTO customers VALUES (6, 'delta', 11, 'juniper61');
+INSERT INTO customers VALUES (7, 'fjord', 46, 'harbor62');
+INSERT INTO customers VALUES (8, 'maple', 61, NULL);
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (7);

@@ -1,0 +1,10 @@
+CREATE TABLE tickets (id INTEGER PRIMARY KEY, title TEXT NOT NULL, priority INTEGER NOT NULL, assignee TEXT);
+INSERT INTO tickets VALUES (1, 'tango', 19, NULL);
+INSERT INTO tickets VALUES (2, 'ember', 72, 'raven36');
+INSERT INTO tickets VALUES (3, 'sierra', 16, 'sierra96');
+INSERT INTO tickets VALUES (4, 'juniper', 19, 'umber41');
+INSERT INTO tickets VALUES (5, 'quartz', 45, 'tango23');
+INSERT INTO tickets VALUES (6, 'orbit', 95, NULL);
+INSERT INTO tickets VALUES (7, 'harbor', 82, NULL);
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (21);

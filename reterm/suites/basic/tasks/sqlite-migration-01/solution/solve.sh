@@ -1,0 +1,13 @@
+#!/bin/bash
+set -e
+cat > /app/migrations/022_classify_tickets.sql <<'EOF'
+-- migration 022: classify_tickets
+.bail on
+BEGIN;
+ALTER TABLE tickets ADD COLUMN tier TEXT NOT NULL DEFAULT 'low';
+UPDATE tickets SET tier = CASE WHEN priority >= 55 THEN 'high' ELSE 'low' END;
+CREATE INDEX idx_tickets_tier ON tickets (tier);
+UPDATE schema_version SET version = 22;
+COMMIT;
+EOF
+sqlite3 /app/crm.db < /app/migrations/022_classify_tickets.sql

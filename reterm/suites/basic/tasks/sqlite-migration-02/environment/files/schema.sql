@@ -1,0 +1,13 @@
+CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL, stock INTEGER NOT NULL, supplier TEXT);
+INSERT INTO products VALUES (1, 'ember', 50, NULL);
+INSERT INTO products VALUES (2, 'bravo', 28, 'x1');
+INSERT INTO products VALUES (3, 'orbit', 65, 'juniper46');
+INSERT INTO products VALUES (4, 'pixel', 86, NULL);
+INSERT INTO products VALUES (5, 'alpha', 26, 'harbor80');
+INSERT INTO products VALUES (6, 'raven', 15, 'vertex55');
+INSERT INTO products VALUES (7, 'kepler', 97, NULL);
+INSERT INTO products VALUES (8, 'sierra', 13, NULL);
+INSERT INTO products VALUES (9, 'gamma', 96, 'alpha58');
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (16);
+ALTER TABLE products ADD COLUMN score INTEGER;

@@ -1,0 +1,8 @@
+-- migration 012: add_weight_tag
+.bail on
+BEGIN;
+ALTER TABLE products ADD COLUMN weight INTEGER;
+ALTER TABLE products ADD COLUMN tag TEXT;
+UPDATE products SET weight = stock * 3, tag = upper(name);
+UPDATE schema_version SET version = 12;
+COMMIT;

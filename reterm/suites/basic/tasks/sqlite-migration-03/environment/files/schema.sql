@@ -1,0 +1,12 @@
+CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL, stock INTEGER NOT NULL, supplier TEXT);
+INSERT INTO products VALUES (1, 'juniper', 40, NULL);
+INSERT INTO products VALUES (2, 'bravo', 14, 'orbit24');
+INSERT INTO products VALUES (3, 'umber', 14, 'umber19');
+INSERT INTO products VALUES (4, 'raven', 33, NULL);
+INSERT INTO products VALUES (5, 'harbor', 74, 'fjord29');
+INSERT INTO products VALUES (6, 'lumen', 72, 'maple93');
+INSERT INTO products VALUES (7, 'kepler', 52, 'kepler65');
+INSERT INTO products VALUES (8, 'delta', 34, NULL);
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (11);
+ALTER TABLE products ADD COLUMN weight INTEGER;

@@ -1,0 +1,13 @@
+CREATE TABLE devices (id INTEGER PRIMARY KEY, hostname TEXT NOT NULL, uptime_days INTEGER NOT NULL, owner TEXT);
+INSERT INTO devices VALUES (1, 'sierra', 78, NULL);
+INSERT INTO devices VALUES (2, 'harbor', 33, 'nova20');
+INSERT INTO devices VALUES (3, 'indigo', 81, NULL);
+INSERT INTO devices VALUES (4, 'pixel', 84, 'lumen99');
+INSERT INTO devices VALUES (5, 'orbit', 41, 'juniper44');
+INSERT INTO devices VALUES (6, 'tango', 68, 'pixel22');
+INSERT INTO devices VALUES (7, 'gamma', 27, 'ember94');
+INSERT INTO devices VALUES (8, 'kepler', 14, 'quartz84');
+INSERT INTO devices VALUES (9, 'juniper', 33, 'orbit90');
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (30);
+ALTER TABLE devices ADD COLUMN points INTEGER;

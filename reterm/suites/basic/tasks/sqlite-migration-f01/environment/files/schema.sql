@@ -1,0 +1,12 @@
+CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, orders INTEGER NOT NULL, email TEXT);
+INSERT INTO customers VALUES (1, 'orbit', 2, NULL);
+INSERT INTO customers VALUES (2, 'quartz', 12, 'x1');
+INSERT INTO customers VALUES (3, 'fjord', 81, 'bravo26');
+INSERT INTO customers VALUES (4, 'alpha', 60, 'cedar11');
+INSERT INTO customers VALUES (5, 'nova', 71, NULL);
+INSERT INTO customers VALUES (6, 'ember', 45, 'nova9');
+INSERT INTO customers VALUES (7, 'sierra', 65, 'alpha99');
+INSERT INTO customers VALUES (8, 'lumen', 93, 'nova91');
+INSERT INTO customers VALUES (9, 'delta', 85, NULL);
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (14);

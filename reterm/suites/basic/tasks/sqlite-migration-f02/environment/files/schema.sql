@@ -1,0 +1,11 @@
+CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL, stock INTEGER NOT NULL, supplier TEXT);
+INSERT INTO products VALUES (1, 'raven', 26, NULL);
+INSERT INTO products VALUES (2, 'harbor', 11, 'x1');
+INSERT INTO products VALUES (3, 'umber', 38, 'raven41');
+INSERT INTO products VALUES (4, 'quartz', 37, 'maple23');
+INSERT INTO products VALUES (5, 'cedar', 93, 'quartz33');
+INSERT INTO products VALUES (6, 'pixel', 87, 'umber47');
+INSERT INTO products VALUES (7, 'delta', 15, NULL);
+INSERT INTO products VALUES (8, 'vertex', 68, 'ember73');
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (1);

@@ -1,0 +1,16 @@
+CREATE TABLE tx_orders (id INTEGER PRIMARY KEY, day TEXT, region TEXT NOT NULL, amount INTEGER NOT NULL);
+INSERT INTO tx_orders VALUES (1, '2024-03-02', 'coast', 236);
+INSERT INTO tx_orders VALUES (2, '2024-03-03', 'coast', 50);
+INSERT INTO tx_orders VALUES (3, '2024-03-04', 'coast', 80);
+INSERT INTO tx_orders VALUES (4, '2024-03-05', 'north', 225);
+INSERT INTO tx_orders VALUES (5, '2024-03-06', 'coast', 45);
+INSERT INTO tx_orders VALUES (6, '2024-03-07', 'coast', 478);
+INSERT INTO tx_orders VALUES (7, '2024-03-08', 'north', 379);
+INSERT INTO tx_orders VALUES (8, '2024-03-09', 'east', 141);
+INSERT INTO tx_orders VALUES (9, '2024-03-10', 'north', 211);
+INSERT INTO tx_orders VALUES (10, '2024-03-11', 'north', 239);
+INSERT INTO tx_orders VALUES (11, '2024-03-12', 'east', 466);
+INSERT INTO tx_orders VALUES (12, '2024-03-13', 'east', 55);
+INSERT INTO tx_orders VALUES (13, '2024-03-14', 'coast', 361);
+INSERT INTO tx_orders VALUES (14, '2024-03-15', 'north', 84);
+INSERT INTO tx_orders VALUES (15, '2024-03-16', 'coast', 311);

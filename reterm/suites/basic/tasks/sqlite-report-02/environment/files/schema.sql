@@ -1,0 +1,17 @@
+CREATE TABLE visits_v2 (id INTEGER PRIMARY KEY, day TEXT, site TEXT NOT NULL, views INTEGER NOT NULL);
+INSERT INTO visits_v2 VALUES (1, '2024-03-02', 'quartz.test', 199);
+INSERT INTO visits_v2 VALUES (2, '2024-03-03', 'harbor.test', 365);
+INSERT INTO visits_v2 VALUES (3, '2024-03-04', 'quartz.test', 403);
+INSERT INTO visits_v2 VALUES (4, '2024-03-05', 'quartz.test', 338);
+INSERT INTO visits_v2 VALUES (5, '2024-03-06', 'harbor.test', 210);
+INSERT INTO visits_v2 VALUES (6, '2024-03-07', 'sierra.test', 367);
+INSERT INTO visits_v2 VALUES (7, '2024-03-08', 'alpha.test', 365);
+INSERT INTO visits_v2 VALUES (8, '2024-03-09', 'quartz.test', 200);
+INSERT INTO visits_v2 VALUES (9, '2024-03-10', 'sierra.test', 4);
+INSERT INTO visits_v2 VALUES (10, '2024-03-11', 'sierra.test', 26);
+INSERT INTO visits_v2 VALUES (11, '2024-03-12', 'harbor.test', 373);
+INSERT INTO visits_v2 VALUES (12, '2024-03-13', 'alpha.test', 184);
+INSERT INTO visits_v2 VALUES (13, '2024-03-14', 'alpha.test', 255);
+INSERT INTO visits_v2 VALUES (14, '2024-03-15', 'pixel.test', 14);
+INSERT INTO visits_v2 VALUES (15, '2024-03-16', 'pixel.test', 9);
+INSERT INTO visits_v2 VALUES (16, '2024-03-17', 'pixel.test', 53);

@@ -1,0 +1,2 @@
+# sierra-3.2.9 lib/sierra/core.py
+value=120117

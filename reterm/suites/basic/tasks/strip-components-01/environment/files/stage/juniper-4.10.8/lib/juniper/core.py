@@ -1,0 +1,2 @@
+# juniper-4.10.8 lib/juniper/core.py
+value=863248

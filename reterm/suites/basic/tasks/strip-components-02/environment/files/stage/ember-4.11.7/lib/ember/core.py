@@ -1,0 +1,2 @@
+# ember-4.11.7 lib/ember/core.py
+value=326211

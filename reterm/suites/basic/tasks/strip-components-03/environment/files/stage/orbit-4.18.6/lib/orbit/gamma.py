@@ -1,0 +1,2 @@
+# orbit-4.18.6 lib/orbit/gamma.py
+value=990087

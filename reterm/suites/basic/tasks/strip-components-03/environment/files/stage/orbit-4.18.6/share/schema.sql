@@ -1,0 +1,2 @@
+# orbit-4.18.6 share/schema.sql
+value=563507

@@ -1,0 +1,2 @@
+# delta-3.13.3 lib/delta/core.py
+value=507449

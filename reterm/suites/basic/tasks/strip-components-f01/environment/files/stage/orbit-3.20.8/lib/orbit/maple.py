@@ -1,0 +1,2 @@
+# orbit-3.20.8 lib/orbit/maple.py
+value=295672

@@ -1,0 +1,2 @@
+# ember-2.18.6 lib/ember/alpha.py
+value=132346

@@ -1,0 +1,2 @@
+# alpha-4.6.7 lib/alpha/core.py
+value=597208

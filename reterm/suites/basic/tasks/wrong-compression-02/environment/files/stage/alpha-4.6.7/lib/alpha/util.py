@@ -1,0 +1,2 @@
+# alpha-4.6.7 lib/alpha/util.py
+value=381957

@@ -1,0 +1,2 @@
+# juniper-1.7.6 lib/juniper/util.py
+value=971552

@@ -1,0 +1,2 @@
+# cedar-4.19.5 lib/cedar/core.py
+value=277852
