@@ -72,7 +72,8 @@ class Job:
     quick: bool
     settings: dict[str, str]
     stages: list[Stage]
-    report: dict[str, list[str]]
+    report: dict[str, list[str] | dict[str, str]]
+    selections: list[str] = field(default_factory=list)  # what each task selection is, for the report
 
     def stage(self, name: str) -> Stage:
         return next(s for s in self.stages if s.name == name)
@@ -96,29 +97,43 @@ def _choose_engine(engine: str) -> str:
     return engine
 
 
-def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> str:
-    """The command-line arguments selecting a task set: `--suite S --split P`, or with QUICK a folder of links to the
-    first task of each of the first `quick` families of that split."""
+def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> tuple[str, str]:
+    """The command-line arguments selecting a task set, and a line saying what it is (for the report): `--suite S
+    --split P`; with `per_family: N` (or QUICK) a folder of links to the first N instances (by id) of each family of
+    that split (with QUICK: the first task of each of the first `quick` families)."""
     if not isinstance(spec, dict) or "suite" not in spec:
-        raise JobError(f"{where}: tasks.{name} must be a mapping with suite (and split), got {spec!r}")
+        raise JobError(f"{where}: tasks.{name} must be a mapping with suite (and split, per_family), got {spec!r}")
+    bad = set(spec) - {"suite", "split", "per_family"}
+    if bad:
+        raise JobError(f"{where}: tasks.{name}: unknown key(s) {sorted(bad)}; known: suite, split, per_family")
     suite, split = str(spec["suite"]), str(spec.get("split", "all"))
-    if not quick:
-        return f"--suite {shlex.quote(suite)} --split {split}"
+    per_family = spec.get("per_family")
+    if per_family is not None and (not isinstance(per_family, int) or isinstance(per_family, bool) or per_family < 1):
+        raise JobError(f"{where}: tasks.{name}.per_family must be a whole number >= 1, got {per_family!r}")
+    if not quick and not per_family:
+        return f"--suite {shlex.quote(suite)} --split {split}", f"`{name}`: {suite} / {split}, every task"
     from reterm.options import select_tasks
 
     tasks = select_tasks((), suite, split)
-    chosen: dict[str, object] = {}
+    chosen: dict[str, list] = {}
     for t in sorted(tasks, key=lambda t: t.id):
         family = t.metadata.get("family") or t.id
-        if family not in chosen and len(chosen) < quick:
-            chosen[family] = t
+        if quick:
+            if family not in chosen and len(chosen) < quick:
+                chosen[family] = [t]
+        elif len(chosen.setdefault(family, [])) < per_family:
+            chosen[family].append(t)
     folder = run_dir / "tasks" / name
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    for t in chosen.values():
-        (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
-    return f"--suite {shlex.quote(str(folder))}"
+    for ts in chosen.values():
+        for t in ts:
+            (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
+    n = sum(len(v) for v in chosen.values())
+    what = (f"the first {per_family} instance(s) of each of its {len(chosen)} families" if not quick
+            else f"the first task of {len(chosen)} families (QUICK)")
+    return f"--suite {shlex.quote(str(folder))}", f"`{name}`: {suite} / {split}, {what}: {n} of {len(tasks)} tasks"
 
 
 def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
@@ -181,8 +196,10 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     tasks = raw.get("tasks") or {}
     quick_n = int(raw.get("quick_tasks", 4)) if quick else None
     rd.mkdir(parents=True, exist_ok=True)
+    selections = []
     for tname, spec in tasks.items():
-        settings[tname] = _task_selection(tname, spec, quick_n, rd, where)
+        settings[tname], said = _task_selection(tname, spec, quick_n, rd, where)
+        selections.append(said)
     for key, value in settings.items():
         unknown_refs = {r for r in REF.findall(value) if r not in settings and r not in names}
         if unknown_refs:
@@ -201,10 +218,18 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
                            f"nor a setting")
         seen.add(s.name)
     report = raw.get("report") or {}
-    for label, pair in report.items():
-        if not (isinstance(pair, list) and len(pair) == 2 and all(p in names for p in pair)):
-            raise JobError(f"{where}: report.{label} must be [pass@1 stage, recovery stage], both stages of the job")
-    return Job(config, rd, quick, settings, stages, {str(k): v for k, v in report.items()})
+    from reterm.evaluation.report import MEASURES
+
+    for label, spec in report.items():
+        if isinstance(spec, dict):
+            bad = [f"{m}: {st}" for m, st in spec.items() if m not in MEASURES or st not in names]
+            if bad or not spec:
+                raise JobError(f"{where}: report.{label}: each of {', '.join(MEASURES)} names a stage of the job; "
+                               f"wrong: {bad or 'nothing named'}")
+        elif not (isinstance(spec, list) and len(spec) == 2 and all(p in names for p in spec)):
+            raise JobError(f"{where}: report.{label} must be [pass@1 stage, recovery stage] or a mapping of "
+                           f"{', '.join(MEASURES)} to stages of the job")
+    return Job(config, rd, quick, settings, stages, {str(k): v for k, v in report.items()}, selections)
 
 
 def resolve(job: Job, stage: Stage) -> list[str]:
@@ -534,7 +559,8 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
 
                 folder = report_dir or ROOT / "runs" / (f"{datetime.date.today():%Y-%m-%d}" +
                                                         ("-quick" if job.quick else ""))
-                table, paths = write_report(job.report, job.run_dir, folder, runner.state, job.quick)
+                notes = "Tasks: " + "; ".join(job.selections) + "." if job.selections else ""
+                table, paths = write_report(job.report, job.run_dir, folder, runner.state, job.quick, notes)
                 runner.say("")
                 print(table)
                 runner.log.write(table + "\n")

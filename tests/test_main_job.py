@@ -186,6 +186,41 @@ def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     assert not (tmp_path / "run" / "job.json").exists()
 
 
+def test_per_family_selects_the_first_instances_of_every_family_and_the_report_says_so(tmp_path):
+    """`tasks.NAME.per_family: N`: a folder of links to the first N instances (by id) of each family of the split."""
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text(f"""
+run_dir: {tmp_path}/run
+engine: transformers
+tasks:
+  held: {{suite: basic, split: heldout_families, per_family: 1}}
+stages:
+  a: {{cmd: "{sys.executable} -c 'import sys; print(sys.argv[1:])' {{held}}"}}
+""")
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    links = sorted(x.name for x in (tmp_path / "run" / "tasks" / "held").iterdir())
+    from reterm import suites
+
+    held = suites.load("basic", "heldout_families")
+    families = {t.family for t in held}
+    assert len(links) == len(families) >= 20 and all(x.endswith("-00") for x in links)
+    from reterm.jobs import load_job
+
+    job = load_job(cfg)
+    assert job.selections == [f"`held`: basic / heldout_families, the first 1 instance(s) of each of its "
+                              f"{len(families)} families: {len(families)} of {len(held)} tasks"]
+
+
+@pytest.mark.parametrize("value", ["0", "two", "true"])
+def test_a_bad_per_family_is_refused_naming_the_key(tmp_path, value):
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text(f"run_dir: {tmp_path}/run\nengine: transformers\ntasks:\n  t: {{suite: basic, per_family: {value}}}\n"
+                   "stages:\n  a: {cmd: echo}\n")
+    p = _run(cfg)
+    assert p.returncode == 2 and "tasks.t.per_family" in p.stderr
+
+
 def test_settings_from_shares_another_jobs_settings_and_its_own_win(tmp_path):
     (tmp_path / "base.yaml").write_text("stages: {x: {cmd: echo}}\nsettings: {word: base, other: kept}\n")
     cfg = tmp_path / "job.yaml"
@@ -397,15 +432,20 @@ def test_the_quick_job_runs_every_stage_and_reports(tiny_model_dir, tmp_path):
                        cwd=ROOT)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     state = json.loads((run / "job.json").read_text())
-    assert len(state) == 20 and {s["status"] for s in state.values()} == {"done"}
+    assert len(state) == 29 and {s["status"] for s in state.values()} == {"done"}
     for stage in ("sft1", "sft2", "grpo"):
         assert (run / stage / "config.json").exists(), f"{stage} saved no model"
     assert json.loads((run / "eval_grpo" / "eval.json").read_text())["overall"]["tasks"] == 4
+    assert json.loads((run / "evalf_grpo" / "eval.json").read_text())["overall"]["tasks"] == 4
     assert (run / "bench" / "states" / "manifest.json").exists()
+    assert (run / "benchf" / "states" / "manifest.json").exists()
     report = (run / "report.md").read_text()
     for label in ("base", "SFT round 1", "SFT round 2", "ReTerm-GRPO"):
         assert label in report
-    assert "| held-out pass@1 | **all** |" in report and "| recovery | **all** |" in report
+    for measure in ("held-out instances pass@1", "held-out families pass@1", "recovery (held-out-instance states)",
+                    "recovery (held-out-family states)"):
+        assert f"| {measure} | **all** |" in report, measure
+    assert "Tasks: `train`: basic / train, the first task of 4 families (QUICK)" in report
     # the last lines printed: the table, then where the report and the models are
     tail = p.stdout.strip().splitlines()[-3:]
     assert tail[0].startswith("|") and tail[1].startswith("report: ") and tail[2].startswith("models: ")
@@ -413,7 +453,7 @@ def test_the_quick_job_runs_every_stage_and_reports(tiny_model_dir, tmp_path):
     assert (tmp_path / "report" / "report.png").stat().st_size > 10_000
     again = subprocess.run([sys.executable, str(JOB), "--quick", "--run-dir", str(run), "--set",
                             f"model={tiny_model_dir}", "--plan"], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert again.stdout.count(" done ") == 20  # a re-run would run nothing
+    assert again.stdout.count(" done ") == 29  # a re-run would run nothing
 
 
 def test_compare_sh_makes_the_start_with_the_main_job_then_runs_the_compare_job_on_it(tmp_path):
