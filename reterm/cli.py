@@ -35,6 +35,8 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_BAD_INPUT)
 
 
+# Flags take dashes (--max-turns), as the scripts and job runners do; the TRL recipes take their config fields'
+# names with underscores (--refill_tries). docs/cli.md is generated from this file's --help (scripts/cli_reference.py).
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="reterm")
 def main() -> None:

@@ -81,7 +81,7 @@ What the rollout owes TRL:
 
 Budget: `reterm/sampled_tokens` is every token the policy sampled in the step's rollout (scouts, attempts, refills);
 `token_budget_per_step` bounds the refills by it, so that ReTerm-GRPO and plain GRPO (`fork_from: start`) are compared
-at the same sampled-token budget (benchmarks/compare_grpo.py).
+at the same sampled-token budget (recipes/compare.py).
 
 Where it departs from the ReTerm method (DESIGN.md: snapshot at the failure, fork G attempts, reward by the tests):
 - the scout's end state, snapshotted before the verifier ran, is a fork point too (`fork_point: final`, and every
