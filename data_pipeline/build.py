@@ -138,20 +138,34 @@ def split_rows(rows: list[dict], validation_fraction: float = 0.2, by: str = "ta
     return {"train": [r for r in rows if r["task_id"] not in val], "validation": [r for r in rows if r["task_id"] in val]}
 
 
-def measure(rows: list[dict], tokenizer, budget: int) -> dict:
-    """The longest trained turn and row in tokens (as SFT renders them); raises BudgetError naming the first row
-    with a trained turn over `budget`."""
+def measure(rows: list[dict], tokenizer, budget: int) -> tuple[list[dict], dict]:
+    """(rows kept, stats): the longest trained turn and row in tokens (as SFT renders them). A row with a trained turn
+    over `budget` is dropped (no trained turn may exceed what the policy may generate in one turn) and counted, with
+    its task, in the stats; raises BudgetError naming the first such row when every row is over."""
     longest_turn = longest_row = 0
+    kept: list[dict] = []
+    over: list[tuple[int, dict, int]] = []
     for n, r in enumerate(rows):
         encoded = tokenize_conversation(tokenizer, r["messages"], r["trainable"])
         lengths = trained_turn_lengths(encoded["assistant_masks"])
         if max(lengths) > budget:
-            raise BudgetError(f"row {n} ({r['key']}, task {r['task_id']}): a trained turn is {max(lengths)} tokens, "
-                              f"over the reply budget of {budget} (reterm.options.REPLY_TOKENS); shorten the "
-                              f"teacher's replies or the solution's steps (data_pipeline.synthesize.STEP_CHARS)")
+            over.append((n, r, max(lengths)))
+            continue
+        kept.append(r)
         longest_turn = max(longest_turn, max(lengths))
         longest_row = max(longest_row, len(encoded["input_ids"]))
-    return {"longest_trained_turn_tokens": longest_turn, "longest_row_tokens": longest_row, "reply_budget": budget}
+    if over and not kept:
+        n, r, length = over[0]
+        raise BudgetError(f"row {n} ({r['key']}, task {r['task_id']}): a trained turn is {length} tokens, over the "
+                          f"reply budget of {budget} (reterm.options.REPLY_TOKENS), as is every row's; shorten the "
+                          f"teacher's replies or the solution's steps (data_pipeline.synthesize.STEP_CHARS)")
+    if over:
+        tasks = sorted({r["task_id"] for _, r, _ in over})
+        print(f"build: dropped {len(over)} of {len(rows)} rows with a trained turn over the reply budget of {budget} "
+              f"tokens (tasks: {', '.join(tasks[:12])}{' ...' if len(tasks) > 12 else ''})", file=sys.stderr)
+    return kept, {"longest_trained_turn_tokens": longest_turn, "longest_row_tokens": longest_row,
+                  "reply_budget": budget, "dropped_over_budget": len(over),
+                  "dropped_over_budget_tasks": sorted({r["task_id"] for _, r, _ in over})}
 
 
 def card(splits: dict[str, list[dict]], source: str, stats: dict) -> str:
@@ -165,7 +179,8 @@ def card(splits: dict[str, list[dict]], source: str, stats: dict) -> str:
              "from ReTerm's classifier run on the real error output.", "", TRAINED, "",
              f"Built by `python -m data_pipeline.build` from {source}. Validation holds other task instances of "
              "the same families. Longest trained turn: "
-             f"{stats['longest_trained_turn_tokens']} tokens (reply budget {stats['reply_budget']}); "
+             f"{stats['longest_trained_turn_tokens']} tokens (reply budget {stats['reply_budget']}; "
+             f"{stats.get('dropped_over_budget', 0)} rows over it dropped); "
              f"distinct trained assistant texts: {stats['distinct_trained_texts']}.", "", "| split | rows |",
              "|---|---|"]
     lines += [f"| {k} | {len(v)} |" for k, v in splits.items()]
@@ -180,7 +195,8 @@ def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=
           weights: list[int] | None = None) -> dict:
     """Builds the dataset folder `out` from one attempts shard or a list of them (see the module docstring);
     `weights` (one positive integer per shard) repeats each shard's train rows; `budget` defaults to
-    reterm.options.REPLY_TOKENS. Raises ValueError (BudgetError for a turn over the budget) saying what to fix."""
+    reterm.options.REPLY_TOKENS: rows with a trained turn over it are dropped and counted. Raises ValueError
+    (BudgetError when every row is over the budget) saying what to fix."""
     from datasets import Dataset
 
     paths = shard_paths(attempts_path)
@@ -189,7 +205,7 @@ def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=
     rows = balance(load_rows(paths), max_per_group)
     if not rows:
         raise ValueError(f"{', '.join(map(str, paths))}: no verified demonstrations to build from")
-    stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget or REPLY_TOKENS)
+    rows, stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget or REPLY_TOKENS)
     texts = {m["content"] for r in rows for m, t in zip(r["messages"], r["trainable"]) if t}
     stats["distinct_trained_texts"] = len(texts)
     splits = split_rows(rows, validation_fraction, by)

@@ -142,7 +142,8 @@ def perturb(steps: list[str], kind: str, rng: random.Random) -> list[str] | None
         if how == "drop" and len(name) > 1:
             parts[j] = name[:-1]
         elif how == "case" and name.lower() != name.capitalize():
-            parts[j] = name.capitalize()
+            # a name already capitalized (Makefile) is lowered instead: either way the path no longer exists
+            parts[j] = name.capitalize() if name != name.capitalize() else name.lower()
         else:
             parts[j] = name + "s"
         steps[i] = steps[i][: m.start()] + "/".join(parts) + steps[i][m.end():]

@@ -110,16 +110,19 @@ def sandbox(backend, simple_task):
     sb.close()
 
 
-# --- the data pipeline on the first instance of every train family (shared: ~30 s of local sandboxes) -------------
+# --- the data pipeline on the first instance of the ten original train families (shared: ~30 s of local sandboxes) --
 
 @pytest.fixture(scope="session")
 def oracle_states(tmp_path_factory):
-    """Failure states injected into oracle episodes of the `-00` train tasks (data_pipeline.synthesize, 1 variant)."""
+    """Failure states injected into oracle episodes of the `-00` tasks of the ten original training families (those
+    of `compare_instances`; data_pipeline.synthesize, 1 variant). Every family's solution is replayed step by step in
+    tests/test_synthesize.py; here the point is a small, fixed dataset for the pipeline's and SFT's tests."""
     from data_pipeline.synthesize import run as synth_run
     from reterm import suites
 
     out = tmp_path_factory.mktemp("pipe") / "synth.jsonl"
-    tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00")]
+    original = {t.family for t in suites.load("basic", "compare_instances")}
+    tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00") and t.family in original]
     synth_run(tasks, get_backend("local"), out, variants=1)
     return out
 

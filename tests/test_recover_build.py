@@ -70,11 +70,22 @@ def test_build_dedupes_on_trained_text_splits_and_writes_a_card(attempts, tokeni
     assert not list(tmp_path.glob("ds.tmp-*"))  # nothing half-written left beside it
 
 
+def test_rows_over_the_reply_budget_are_dropped_and_counted(attempts, tokenizer, tmp_path, capsys):
+    full = build_mod.build(attempts, tmp_path / "full", tokenizer=tokenizer)
+    budget = full["longest_trained_turn_tokens"] - 1
+    built = build_mod.build(attempts, tmp_path / "ds", tokenizer=tokenizer, budget=budget)
+    assert built["dropped_over_budget"] > full["dropped_over_budget"]
+    assert built["rows"] + built["dropped_over_budget"] == full["rows"] + full["dropped_over_budget"]
+    assert built["longest_trained_turn_tokens"] <= budget and built["dropped_over_budget_tasks"]
+    assert "rows with a trained turn over the reply budget" in capsys.readouterr().err
+    assert f"{built['dropped_over_budget']} rows over it dropped" in (tmp_path / "ds" / "README.md").read_text()
+
+
 def test_build_refuses_a_trained_turn_over_the_reply_budget(attempts, tokenizer, tmp_path, monkeypatch, capsys):
-    with pytest.raises(build_mod.BudgetError, match=r"row \d+ \(.*oracle.*\).* over the reply budget of 20"):
-        build_mod.build(attempts, tmp_path / "ds", tokenizer=tokenizer, budget=20)
+    with pytest.raises(build_mod.BudgetError, match=r"row \d+ \(.*oracle.*\).* over the reply budget of 5"):
+        build_mod.build(attempts, tmp_path / "ds", tokenizer=tokenizer, budget=5)  # every row is over
     assert not (tmp_path / "ds").exists()
-    monkeypatch.setattr(build_mod, "REPLY_TOKENS", 20)
+    monkeypatch.setattr(build_mod, "REPLY_TOKENS", 5)
     monkeypatch.setattr(build_mod, "load_tokenizer", lambda name: tokenizer)
     assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "ds")]) == 2
     assert "over the reply budget" in capsys.readouterr().err
