@@ -62,17 +62,23 @@ def c_project(rng: random.Random, *, wrong_include: bool = False, no_include: bo
         CFLAGS = -Wall -O2 -I{hdir}
         LDLIBS = -lm
         SRCS = {" ".join(srcs)}
+        OBJS = $(SRCS:src/%.c=build/%.o)
         BIN = bin/{prog}
 
         all: $(BIN)
 
-        $(BIN): $(SRCS)
+        $(BIN): $(OBJS)
         \tmkdir -p bin
-        \t$(CC) $(CFLAGS) -o $@ $(SRCS) $(LDLIBS)
+        \t$(CC) -o $@ $(OBJS) $(LDLIBS)
+
+        build/%.o: src/%.c
+        \tmkdir -p build
+        \t$(CC) $(CFLAGS) -c -o $@ $<
 
         clean:
-        \trm -rf bin
+        \trm -rf bin build
         """)
+    # objects built one by one (not gcc's temporary ones): a link error names build/main.o, the same every run
     bad = good
     if wrong_include or no_include:
         wrong = rng.choice([x for x in ["include", "inc", "headers", "src/include", "lib"] if x != hdir])

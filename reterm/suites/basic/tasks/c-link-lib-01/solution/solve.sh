@@ -5,16 +5,21 @@ CC = gcc
 CFLAGS = -Wall -O2 -Ilib/scoring
 LDLIBS = -lm
 SRCS = src/main.c src/scoring.c
+OBJS = $(SRCS:src/%.c=build/%.o)
 BIN = bin/ravenctl
 
 all: $(BIN)
 
-$(BIN): $(SRCS)
+$(BIN): $(OBJS)
 	mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $(SRCS) $(LDLIBS)
+	$(CC) -o $@ $(OBJS) $(LDLIBS)
+
+build/%.o: src/%.c
+	mkdir -p build
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 clean:
-	rm -rf bin
+	rm -rf bin build
 EOF
 cd /app
 make

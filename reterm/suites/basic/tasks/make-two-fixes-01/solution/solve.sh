@@ -5,16 +5,21 @@ CC = gcc
 CFLAGS = -Wall -O2 -Isrc/include
 LDLIBS = -lm
 SRCS = src/main.c src/weights.c
+OBJS = $(SRCS:src/%.c=build/%.o)
 BIN = bin/vertexstat
 
 all: $(BIN)
 
-$(BIN): $(SRCS)
+$(BIN): $(OBJS)
 	mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $(SRCS) $(LDLIBS)
+	$(CC) -o $@ $(OBJS) $(LDLIBS)
+
+build/%.o: src/%.c
+	mkdir -p build
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 clean:
-	rm -rf bin
+	rm -rf bin build
 EOF
 cd /app
 make
