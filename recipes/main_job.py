@@ -28,7 +28,8 @@ DEFAULT_CONFIG = ROOT / "recipes/configs/smollm2-135m/main_job.yaml"
 # take TRL's field names with underscores (`--max_steps`), as their YAML keys are written.
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the job's stages (default: %(default)s)")
+    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
+                    help=f"the job's stages (default: {DEFAULT_CONFIG.relative_to(ROOT)})")
     ap.add_argument("--quick", action="store_true", help="every stage at toy size, in the config's quick_run_dir")
     ap.add_argument("--run-dir", help="where the stages write (default: the config's run_dir, or RETERM_RUN_DIR)")
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",

@@ -355,13 +355,22 @@ def tasks_validate(paths) -> None:
 def tasks_list(task_paths, suite, split) -> None:
     """One line per task: id, family, its kind of work, split, category, format. A bundled task's split comes from
     its task.toml (`split`, and `heldout` = compositional or novel for a held-out family)."""
-    table = Table("task", "family", "kind", "split", "category", "format")
+    header = ("task", "family", "kind", "split", "category", "format")
+    rows = []
     for t in _resolve_task_paths(task_paths, suite, split):
         where = t.metadata.get("split", "")
         if t.metadata.get("heldout"):
             where += f" ({t.metadata['heldout']})"
-        table.add_row(t.id, t.family or "", t.metadata.get("kind", ""), where, t.category or "", t.format)
-    Console(width=max(Console().width, 120)).print(table)
+        rows.append((t.id, t.family or "", t.metadata.get("kind", ""), where, t.category or "", t.format))
+    out = Console()
+    if not out.is_terminal:  # piped or redirected: one tab-separated line a task, for grep, cut and sort
+        for row in [header, *rows]:
+            click.echo("\t".join(row))
+        return
+    table = Table(*header)
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
 
 
 @main.group()

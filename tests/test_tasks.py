@@ -213,5 +213,7 @@ def test_bundled_suite_is_valid_and_up_to_date():
 def test_tasks_list_shows_family_kind_and_split():
     r = _cli("tasks", "list", "--split", "heldout_compositional")
     assert r.returncode == 0, r.stderr
-    rows = [line for line in r.stdout.splitlines() if "compositional" in line]
-    assert rows and all("heldout_families" in line for line in rows)
+    rows = [line.split("\t") for line in r.stdout.splitlines()]
+    assert rows[0] == ["task", "family", "kind", "split", "category", "format"]
+    assert len(rows) > 30 and all(row[3] == "heldout_families (compositional)" for row in rows[1:])
+    assert all("+" in row[2] or row[2] in ("c-build", "python", "shell", "git") for row in rows[1:])
