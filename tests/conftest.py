@@ -112,6 +112,14 @@ def sandbox(backend, simple_task):
 
 # --- the data pipeline on the first instance of the ten original train families (shared: ~30 s of local sandboxes) --
 
+def original_training_families() -> set[str]:
+    """The ten training families the suite started with (those of `compare_instances`): tests that need a small,
+    fixed set of tasks use them, so widening the suite does not change what they run."""
+    from reterm import suites
+
+    return {t.family for t in suites.load("basic", "compare_instances")}
+
+
 @pytest.fixture(scope="session")
 def oracle_states(tmp_path_factory):
     """Failure states injected into oracle episodes of the `-00` tasks of the ten original training families (those
@@ -121,7 +129,7 @@ def oracle_states(tmp_path_factory):
     from reterm import suites
 
     out = tmp_path_factory.mktemp("pipe") / "synth.jsonl"
-    original = {t.family for t in suites.load("basic", "compare_instances")}
+    original = original_training_families()
     tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-00") and t.family in original]
     synth_run(tasks, get_backend("local"), out, variants=1)
     return out

@@ -14,6 +14,7 @@ import math
 import pytest
 import torch
 
+from conftest import original_training_families
 from reterm import suites
 from reterm.agent.formats import make_format
 from reterm.agent.kvcache import PrefixCache, supports_prefix_cache
@@ -28,7 +29,7 @@ OBSERVATIONS = ["$ ls\nREADME.md  data.csv  src\n[exit 0]",
 def conversations(tokenizer, n: int) -> list[list[dict]]:
     """`n` agent conversations of different lengths, as run_episode starts them (system prompt + a task)."""
     fmt = make_format("simple")
-    original = {t.family for t in suites.load("basic", "compare_instances")}  # the first ten training families
+    original = original_training_families()
     tasks = [t for t in suites.load("basic", "train") if t.family in original][:n]
     return [[{"role": "system", "content": fmt.system_prompt()},
              {"role": "user", "content": f"Task:\n{t.instruction.strip()}" + " Be brief." * i}]

@@ -37,6 +37,7 @@ from reterm.suites.families.common import TEST_SH
 SUITE_DIR = Path(__file__).parent / "basic"
 # The original twelve families keep their instance counts and seeds (earlier results were measured on them).
 LEGACY_VARIANTS = 6
+LEGACY_HELDOUT_INSTANCES = 2
 HELDOUT_SEED_OFFSET = 500  # held-out instances' seeds stay clear of the training seeds
 COMPARE_INSTANCES = 12
 COMPARE_SEED_OFFSET = 700
@@ -85,7 +86,7 @@ def instance_plan(fam: Family) -> list[tuple[str, str, int]]:
         plan += [(f"{fam.name}-{v:02d}", split, base + v) for v in range(LEGACY_VARIANTS)]
         seen = {_content(fam.make, s) for _, _, s in plan}
         if not fam.heldout:
-            held = [base + HELDOUT_SEED_OFFSET + v for v in range(2)]
+            held = [base + HELDOUT_SEED_OFFSET + v for v in range(LEGACY_HELDOUT_INSTANCES)]
             plan += [(f"{fam.name}-h{v:02d}", "heldout_instances", s) for v, s in enumerate(held)]
             seen |= {_content(fam.make, s) for s in held}
             # seeds of compare_instances as they were first drawn: scanning upwards, within the family's range
