@@ -53,11 +53,11 @@ def parse_pytest(output: str) -> dict[str, str]:
 
 
 def _reward_from_files(sandbox: Sandbox) -> tuple[float | None, dict[str, float], str | None]:
-    try:
-        raw = sandbox.read_file(f"{REWARD_DIR}/reward.json")
-    except FileNotFoundError:
-        raw = None
-    if raw is not None:
+    found = sandbox.read_first_file([f"{REWARD_DIR}/reward.json", f"{REWARD_DIR}/reward.txt"])
+    if found is None:
+        return None, {}, "no reward written (neither reward.json nor reward.txt in /logs/verifier)"
+    name, raw = found
+    if name.endswith(".json"):
         try:
             data = json.loads(raw)
         except ValueError as e:
@@ -69,10 +69,6 @@ def _reward_from_files(sandbox: Sandbox) -> tuple[float | None, dict[str, float]
         rewards = {k: float(v) for k, v in data.items()}
         reward = rewards["reward"] if "reward" in rewards else sum(rewards.values()) / len(rewards)
         return reward, rewards, None
-    try:
-        raw = sandbox.read_file(f"{REWARD_DIR}/reward.txt")
-    except FileNotFoundError:
-        return None, {}, "no reward written (neither reward.json nor reward.txt in /logs/verifier)"
     try:
         reward = float(raw.decode().strip())
     except ValueError:

@@ -306,6 +306,23 @@ class Sandbox(ABC):
             raise SandboxError(f"cannot read {path} in sandbox {self.id}: {res.output.strip()[:300]}")
         return self._decode(res.output, f"read {path}")
 
+    def read_first_file(self, paths: list[str], limit: int = 16 * 1024 * 1024) -> tuple[str, bytes] | None:
+        """The first of `paths` that is a file, and its bytes, read in one command (the verifier's reward.json or
+        reward.txt); None when none exists. Read inside the sandbox, as `read_file` is."""
+        qs = " ".join(shlex.quote(p) for p in paths)
+        res = self.shell.exec(
+            f"for p in {qs}; do [ -f \"$p\" ] || continue; "
+            f"if [ $(stat -L -c %s -- \"$p\") -gt {limit} ]; then echo \"$p: file larger than {limit} bytes\"; exit 4; fi; "
+            f"printf '%s\\n' \"$p\"; base64 -w0 -- \"$p\"; exit 0; done; exit 3",
+            timeout=60, output_cap=limit * 2 + 4096, state=self.file_op_state(),
+        )
+        if res.exit_code == 3:
+            return None
+        name, sep, data = res.output.partition("\n")
+        if res.exit_code != 0 or not sep or name not in paths:
+            raise SandboxError(f"cannot read {' or '.join(paths)} in sandbox {self.id}: {res.output.strip()[:300]}")
+        return name, self._decode(data, f"read {name}")
+
     def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
         data = data.encode() if isinstance(data, str) else data
         p = Path(path)

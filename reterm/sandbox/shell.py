@@ -6,7 +6,8 @@ bubblewrap, or a docker exec socket). For each command the host writes one line 
     timeout -s TERM -k 1 T  env -i <state env>  bash -c '<cd to state cwd; eval COMMAND; dump state>'
 
 so every command runs in a fresh child bash that starts from the recorded shell state (cwd + exported variables)
-and, when it exits, prints its new state in a framed record. The launcher then prints a framed "done" record with
+and, when it exits, prints its new state in a framed record (not for commands run from a given state, whose
+new state is not kept: the verifier's, uploads, file reads). The launcher then prints a framed "done" record with
 the exit code. Why not run commands in the launcher itself: a builtin loop (`while :; do :; done`) could then only
 be stopped by killing the whole shell, and a command that `exec`s or `exit`s would end the session. With the child,
 `timeout` kills the command's whole process group and the launcher survives; the shell state lives on the host
@@ -140,7 +141,11 @@ class Channel(Protocol):
 _LAUNCHER_INIT = b"exec 2>&1\nexport LC_ALL=C.UTF-8 2>/dev/null\n"
 
 
-def _child_script(command: str, cwd: str, token: str) -> str:
+def _child_script(command: str, cwd: str, token: str, save_state: bool = True) -> str:
+    """The child bash's script; without `save_state` (a command run from a given state, whose new state is thrown
+    away: the verifier, uploads, file reads) no state record is printed, which spares three processes a command."""
+    if not save_state:
+        return f"cd -- {shlex.quote(cwd)} 2>/dev/null || cd /\nset -a\neval {shlex.quote(command)}\n"
     # fd 77 keeps the original stdout so the state record still reaches the host after `exec >file` in COMMAND.
     return (
         "exec 77>&1\n"
@@ -168,14 +173,15 @@ def user_command(command: str, user: str | None) -> str:
     return f"{prefix}bash --noprofile --norc -c {shlex.quote(command)}" if prefix else command
 
 
-def _launcher_line(command: str, state: ShellState, token: str, timeout: float, user: str | None = None) -> bytes:
+def _launcher_line(command: str, state: ShellState, token: str, timeout: float, user: str | None = None,
+                   save_state: bool = True) -> bytes:
     env_args = " ".join(shlex.quote(f"{k}={v}") for k, v in state.env.items() if "\0" not in k + v)
     secs = max(0.01, float(timeout))
     # `timeout` puts the command in its own process group ($! is its leader). On a timeout the group is killed
     # again until it is empty: processes forked while the first signal was in flight (a fork bomb) would survive.
     line = (
         f"timeout -s TERM -k 1 {secs:.3f} {_as_user_prefix(user)}env -i {env_args} bash --noprofile --norc -c "
-        f"{shlex.quote(_child_script(command, state.cwd, token))} </dev/null & __rt_p=$!; wait $__rt_p; "
+        f"{shlex.quote(_child_script(command, state.cwd, token, save_state))} </dev/null & __rt_p=$!; wait $__rt_p; "
         f"__rt_rc=$?; if [ $__rt_rc -eq 124 ] || [ $__rt_rc -eq 137 ]; then for __rt_i in 1 2 3 4 5 6 7 8 9 10; "
         f"do kill -KILL -- -$__rt_p 2>/dev/null || break; sleep 0.1; done; fi; "
         f"printf '\\036RD{token}:%d\\036\\n' $__rt_rc\n"
@@ -268,7 +274,8 @@ class PersistentShell:
                 raise SandboxError("shell is closed")
             token = secrets.token_hex(8)
             start = time.monotonic()
-            line = _launcher_line(command, state or self.state, token, timeout, None if state else self.user)
+            line = _launcher_line(command, state or self.state, token, timeout, None if state else self.user,
+                                  save_state=state is None)
             restarted = False
             try:
                 self._channel.write(line)
