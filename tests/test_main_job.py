@@ -421,15 +421,16 @@ def test_files_in_a_stage_folder_that_the_job_has_no_record_of_are_never_mixed_i
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1500)
+@pytest.mark.background
+@pytest.mark.timeout(3000)
 def test_the_quick_job_runs_every_stage_and_reports(tiny_model_dir, tmp_path):
     """`scripts/train.sh` with QUICK=1, as a smoke test: every stage of the shipped config for real (oracle data on
     four train tasks, both SFT rounds, collect, GRPO, the evaluations on four held-out tasks, the recovery benchmark)
     with a tiny random model in place of SmolLM2 (`--set model=...`) and the transformers engine; then the report."""
     run = tmp_path / "run"
     p = subprocess.run([sys.executable, str(JOB), "--quick", "--run-dir", str(run), "--set", f"model={tiny_model_dir}",
-                        "--report-dir", str(tmp_path / "report")], capture_output=True, text=True, timeout=1400,
-                       cwd=ROOT)
+                        "--report-dir", str(tmp_path / "report")], capture_output=True, text=True, timeout=2700,
+                       cwd=ROOT)  # generous: scripts/test.sh runs it at low priority beside other tests
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     state = json.loads((run / "job.json").read_text())
     assert len(state) == 29 and {s["status"] for s in state.values()} == {"done"}

@@ -120,6 +120,7 @@ def test_an_unknown_family_is_a_usage_error(capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.background
 @pytest.mark.timeout(2400)
 def test_every_bundled_task_rewards_only_the_outcome_on_local():
     """Every task of the bundled suite, every split: the reference solution scores 1, doing nothing 0, and every
