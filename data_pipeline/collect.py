@@ -30,7 +30,7 @@ from reterm.agent.policies import make_policy
 from reterm.agent.policy import SamplingConfig
 from reterm.evaluation.recovery_bench import build
 from reterm.failures.state import load_jsonl
-from reterm.options import DEFAULT_MODEL, POLICIES, REPLY_TOKENS
+from reterm.options import DEFAULT_MODEL, MODEL_HELP, POLICIES, REPLY_TOKENS
 
 
 def run(policy, tasks, backend, out: Path, episode_config, concurrency: int = 2, max_states_per_episode=3,
@@ -69,7 +69,7 @@ def main(argv=None) -> int:
     add_task_arguments(ap)
     ap.add_argument("--out", required=True, type=Path, help="output directory; re-running resumes it")
     ap.add_argument("--model", default=DEFAULT_MODEL,
-                    help=f"{DEFAULT_MODEL} (bundled), a local HF checkpoint dir, or a served model's name")
+                    help=MODEL_HELP)
     ap.add_argument("--policy", default="transformers", choices=POLICIES, help="how the model is run")
     ap.add_argument("--base-url", default=None, help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)")
     ap.add_argument("--max-turns", type=int, default=6, help="turn limit of each episode")

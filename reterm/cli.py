@@ -17,8 +17,8 @@ from reterm import stopping, suites
 from reterm.agent.formats import FORMATS
 from reterm.evaluation.metrics import summarize_eval
 from reterm.progress import progress_bar
-from reterm.options import (BACKENDS, BASE_IMAGE, DEFAULT_MODEL, POLICIES, REPLY_TOKENS, SPLIT_HELP, SPLITS,
-                            open_backend, select_tasks)
+from reterm.options import (BACKENDS, BASE_IMAGE, DEFAULT_MODEL, MODEL_HELP, POLICIES, REPLY_TOKENS, SPLIT_HELP,
+                            SPLITS, open_backend, select_tasks)
 from reterm.sandbox import SandboxError
 from reterm.sandbox.images import BASE_PACKAGES, build_base
 from reterm.tasks import TaskError, validate_paths
@@ -82,7 +82,7 @@ skip_broken_option = click.option(
 # Options shared by every command that runs a model.
 model_options = _with([
     click.option("--model", "-m", default=DEFAULT_MODEL, show_default=True,
-                 help=f"{DEFAULT_MODEL} (bundled), a local HF checkpoint dir, or a served model's name"),
+                 help=MODEL_HELP),
     click.option("--policy", type=click.Choice(POLICIES), default="transformers", show_default=True,
                  help="how the model is run"),
     click.option("--base-url", help="openai policy: the endpoint's /v1 URL (or OPENAI_BASE_URL)"),

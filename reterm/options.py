@@ -19,6 +19,9 @@ from reterm.tasks import Task, load_tasks
 
 DEFAULT_SUITE = "basic"
 DEFAULT_MODEL = "smollm2-135m"  # SmolLM2-135M-Instruct, bundled (`reterm.models` materializes it)
+# `reterm.models.GGUF_MODELS` has every name (a test keeps this help in step with it)
+MODEL_HELP = (f"{DEFAULT_MODEL} (bundled), qwen2.5-coder-0.5b (its packages installed on request: docs/install.md), "
+              "a local HF checkpoint dir, or a served model's name")
 SPLIT_HELP = ("with a bundled suite, which split of it: train, heldout_instances (new seeds of the training "
               "families), heldout_families (families never trained on; `heldout` is its older name; "
               "heldout_compositional and heldout_novel are its two parts), all (train and the held-out splits), "
@@ -30,8 +33,8 @@ POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.age
 # measured run in benchmarks/RESULTS.md used.
 REPLY_TOKENS = 128
 
-__all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "OUTPUT_CAP", "POLICIES", "REPLY_TOKENS",
-           "SPLIT_HELP", "SPLITS", "open_backend", "select_tasks"]
+__all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "MODEL_HELP", "OUTPUT_CAP", "POLICIES",
+           "REPLY_TOKENS", "SPLIT_HELP", "SPLITS", "open_backend", "select_tasks"]
 
 
 def select_tasks(paths=(), suite: str | None = None, split: str = "all",

