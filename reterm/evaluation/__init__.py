@@ -1,2 +1,2 @@
-"""Evaluation: running trials (`trials`), the model-free baselines (`baselines`), pass@k (`metrics`) and the
-recovery benchmark (`recovery_bench`)."""
+"""Evaluation: running trials (`trials`), the model-free baselines (`baselines`), pass@k (`metrics`), the
+recovery benchmark (`recovery_bench`) and comparisons of training methods with seeds as the unit (`hierarchical`)."""
