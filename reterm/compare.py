@@ -68,13 +68,16 @@ def reuse(a, arms: list[tuple[str, float | None]]) -> list[str]:
     if not start.exists():
         raise SystemExit(f"error: --reuse {a.reuse}: {start} does not exist (not a comparison's --out?)")
     ev = json.loads(start.read_text())
-    per_state = ev["recovery"]["per_state"]
-    ours = sorted(p.name for p in (a.bench / "states").iterdir() if p.is_dir() and not p.name.startswith("."))
     if Path(ev["model"]).resolve() != a.sft.resolve():
         raise SystemExit(f"error: --reuse {a.reuse}: its start was {ev['model']}, this comparison's is {a.sft}")
-    if sorted(per_state) != ours or max(n for *_, n in per_state.values()) > a.k:
-        raise SystemExit(f"error: --reuse {a.reuse}: evaluated on other frozen states or with more than k={a.k} "
-                         f"attempts a state than --bench {a.bench}")
+    benches = getattr(a, "benches", None) or {a.bench.name: a.bench}
+    theirs = ev.get("sets", {}).get("recovery") or {next(iter(benches)): ev["recovery"]}
+    for name, bench in benches.items():
+        per_state = theirs.get(name, {}).get("per_state", {})
+        ours = sorted(p.name for p in (bench / "states").iterdir() if p.is_dir() and not p.name.startswith("."))
+        if sorted(per_state) != ours or max((n for *_, n in per_state.values()), default=0) > a.k:
+            raise SystemExit(f"error: --reuse {a.reuse}: evaluated on other frozen states or with more than k={a.k} "
+                             f"attempts a state than --bench {name}={bench}")
     linked = []
     for part in ("runs", "eval"):
         (a.out / part).mkdir(parents=True, exist_ok=True)
@@ -158,7 +161,13 @@ def eval_settings(config: Path, recipe_args: list[str]) -> dict:
 
 
 def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
-    """Recovery rate on the frozen benchmark and pass@1 on the held-out instances of one checkpoint (cached)."""
+    """Recovery on every frozen benchmark (`a.benches`, name -> dir; `a.bench` alone before there were several) and
+    pass@1 on every held-out set (`heldout`: name -> tasks, or one task list) of one checkpoint (cached). Each set's
+    counts, by name, are under `sets` (`recovery` and `heldout`, each name -> its part, with per-state / per-task
+    counts and `declared_done`); the first of each kind is also the evaluation's own `recovery` and `heldout` (what
+    the tables and paired tests read), and its attempts and episodes go beside `out` as before
+    (step-N.attempts.jsonl, step-N.heldout.jsonl.gz); every other set's as step-N.<name>.attempts.jsonl and
+    step-N.<name>.heldout.jsonl.gz."""
     if out.exists():
         cached = json.loads(out.read_text())
         if "declared_done" not in cached and (done := declared_done_from(out)):  # evaluated before it was counted
@@ -173,6 +182,8 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     from reterm.options import open_backend
     from reterm.progress import progress_bar
 
+    benches = getattr(a, "benches", None) or {a.bench.name: a.bench}
+    held_sets = heldout if isinstance(heldout, dict) else {"heldout": heldout}
     s = settings
     sampling = SamplingConfig(max_new_tokens=s["max_new_tokens"], temperature=s["temperature"], seed=a.eval_seed)
     print(f"evaluate {model_dir} -> {out}", flush=True)
@@ -183,54 +194,83 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
         return EpisodeConfig(format=s["format"], max_turns=turns, observation_tokens=s["observation_tokens"],
                              max_context_tokens=s["max_context_tokens"], command_timeout_s=s["command_timeout_s"])
 
-    n_states = len(rb.load_states(a.bench))
+    n_states = sum(len(rb.load_states(b)) for b in benches.values())
+    recoveries, held_rows, held_trajectories = {}, {}, {}
     try:
         with progress_bar("passed {task.fields[passed]}") as bar:  # in a log file: a line every 30 s
             rec = bar.add_task("recovery attempts", total=n_states * a.k, passed=0)
-            held = bar.add_task("held-out episodes", total=len(heldout) * a.samples, passed=0)
+            held = bar.add_task("held-out episodes", total=sum(map(len, held_sets.values())) * a.samples, passed=0)
             passed = {rec: 0, held: 0}
 
             def done(bar_id, row):
                 passed[bar_id] += bool(row["passed"])
                 bar.update(bar_id, advance=1, passed=passed[bar_id])
 
-            recovery = rb.evaluate(policy, a.bench, backend, a.k, episodes(s["recovery_turns"]), a.concurrency,
-                                   lambda row: done(rec, row))
-            with tempfile.TemporaryDirectory() as tmp:
-                run_tasks(heldout, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp), a.concurrency,
-                          lambda row: done(held, row), samples=a.samples)
-                rows = [json.loads(line) for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
-                held_trajectories = (Path(tmp) / "trajectories.jsonl").read_bytes()
+            for name, bench in benches.items():
+                recoveries[name] = rb.evaluate(policy, bench, backend, a.k, episodes(s["recovery_turns"]),
+                                               a.concurrency, lambda row: done(rec, row))
+            for name, tasks in held_sets.items():
+                with tempfile.TemporaryDirectory() as tmp:
+                    run_tasks(tasks, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp),
+                              a.concurrency, lambda row: done(held, row), samples=a.samples)
+                    held_rows[name] = [json.loads(line)
+                                       for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
+                    held_trajectories[name] = (Path(tmp) / "trajectories.jsonl").read_bytes()
     finally:
         policy.close()
-    passed = sum(bool(r["passed"]) for r in rows if not r.get("infra_error"))
-    scored = sum(not r.get("infra_error") for r in rows)
-    per_state: dict[str, list] = {}  # state -> [category, recovered, scored]: what the intervals count in clusters
+    sets = {"recovery": {name: _recovery_part(r) for name, r in recoveries.items()},
+            "heldout": {name: _heldout_part(rows, summarize_eval) for name, rows in held_rows.items()}}
+    first_rec, first_held = next(iter(benches)), next(iter(held_sets))
+    result = {"model": str(model_dir),
+              "recovery": {k: v for k, v in sets["recovery"][first_rec].items() if k != "declared_done"},
+              "heldout": {k: v for k, v in sets["heldout"][first_held].items() if k != "declared_done"},
+              "declared_done": {"recovery": sets["recovery"][first_rec]["declared_done"],
+                                "heldout": sets["heldout"][first_held]["declared_done"]},
+              "sets": sets}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # what every recovery attempt did (commands, why it ended), to read beside the counts; the counts stay in `out`
+    for name, r in recoveries.items():
+        path = out.with_suffix(".attempts.jsonl") if name == first_rec else _beside(out, name, "attempts.jsonl")
+        path.write_text("".join(json.dumps(x) + "\n" for x in r["attempts"]))
+    # and every held-out episode (messages, commands, tokens), to read why a task family's pass@1 moved
+    for name, data in held_trajectories.items():
+        path = out.with_suffix(".heldout.jsonl.gz") if name == first_held else _beside(out, name, "heldout.jsonl.gz")
+        path.write_bytes(gzip.compress(data))
+    tmp_out = out.with_suffix(".tmp")
+    tmp_out.write_text(json.dumps(result, indent=1) + "\n")
+    os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust
+    return result
+
+
+def _beside(out: Path, name: str, suffix: str) -> Path:
+    return out.parent / f"{out.stem}.{name}.{suffix}"
+
+
+def _recovery_part(recovery: dict) -> dict:
+    """One benchmark's counts: the recovery report less its attempts, each state's [category, recovered, scored]
+    (what the intervals and `hierarchical.seed_results` count), and [passes that declared done, passes]."""
+    per_state: dict[str, list] = {}
     for att in recovery["attempts"]:
         row = per_state.setdefault(att["state"], [att["category"], 0, 0])
         if not att["infra_error"]:
             row[1] += bool(att["passed"])
             row[2] += 1
+    return {**{k: v for k, v in recovery.items() if k != "attempts"}, "per_state": per_state,
+            "declared_done": _done_of_passed(recovery["attempts"])}
+
+
+def _heldout_part(rows: list[dict], summarize_eval) -> dict:
+    """One held-out set's counts: passed and scored (infra failures left out), each task's [passed, scored], the
+    summary's overall rates, and [passes that declared done, passes]."""
     per_task: dict[str, list[int]] = {}
     for r in rows:
         if not r.get("infra_error"):
             per_task.setdefault(r["task_id"], [0, 0])
             per_task[r["task_id"]][0] += bool(r["passed"])
             per_task[r["task_id"]][1] += 1
-    result = {"model": str(model_dir),
-              "recovery": {**{k: v for k, v in recovery.items() if k != "attempts"}, "per_state": per_state},
-              "heldout": {"passed": passed, "scored": scored, "per_task": per_task,
-                          **summarize_eval(rows, 1)["overall"]},
-              "declared_done": {"recovery": _done_of_passed(recovery["attempts"]), "heldout": _done_of_passed(rows)}}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    # what every recovery attempt did (commands, why it ended), to read beside the counts; the counts stay in `out`
-    out.with_suffix(".attempts.jsonl").write_text("".join(json.dumps(a) + "\n" for a in recovery["attempts"]))
-    # and every held-out episode (messages, commands, tokens), to read why a task family's pass@1 moved
-    out.with_suffix(".heldout.jsonl.gz").write_bytes(gzip.compress(held_trajectories))
-    tmp_out = out.with_suffix(".tmp")
-    tmp_out.write_text(json.dumps(result, indent=1) + "\n")
-    os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust
-    return result
+    return {"passed": sum(bool(r["passed"]) for r in rows if not r.get("infra_error")),
+            "scored": sum(not r.get("infra_error") for r in rows), "per_task": per_task,
+            **summarize_eval(rows, 1)["overall"], "declared_done": _done_of_passed(rows)}
 
 
 def _done_of_passed(rows) -> list[int]:
@@ -456,6 +496,30 @@ def sweep_choice(path: Path, error) -> float:
     return rate
 
 
+def sweep_choices(path: Path, methods: list[str], error) -> dict[str, float]:
+    """Each method's own learning rate from a sweep's chosen_lr.json (`by_method.<method>.learning_rate`, written by
+    `choose_lr_by_method`); `error` is called with a message naming the file and key when one is missing."""
+    import yaml
+
+    try:
+        rec = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as e:
+        error(f"--lr-from {path}: {e}")
+    by = rec.get("by_method") if isinstance(rec, dict) else None
+    rates = {}
+    for m in methods:
+        try:
+            rate = float(by[m]["learning_rate"])
+        except (TypeError, KeyError, ValueError):
+            rate = 0.0
+        if not rate > 0:
+            error(f"--lr-from {path}: `by_method.{m}.learning_rate` must be a positive number (a sweep of {m} by "
+                  f"recipes/compare.py --learning-rates writes it); the file has "
+                  f"{sorted(by) if isinstance(by, dict) else 'no by_method'}")
+        rates[m] = rate
+    return rates
+
+
 def paired(per_run: dict, ref: str, arm: str, step: int, ref_step: int | None = None) -> dict | None:
     """`arm` at `step` against `ref` at `ref_step` (the same step unless given), paired on the same frozen states
     (recovery) and the same tasks (pass@1): each unit's counts summed over the seeds both arms have evaluated at those
@@ -625,6 +689,19 @@ def choose_lr(rows: list[dict], lrs: list[float]) -> dict:
             "rule": choose_lr.__doc__.split(": ", 1)[1].replace("\n    ", " ").strip()}
 
 
+def choose_lr_by_method(rows: list[dict], lrs: list[float], methods: list[str]) -> dict[str, dict]:
+    """`choose_lr` on each method's own rows (benchmarks/confirm/design.md section 3: each method's rate chosen on
+    its own), by method; a method with no evaluated row is left out."""
+    out = {}
+    for method in methods:
+        own = [r for r in rows if r["method"] in {arm_name(method, lr) for lr in lrs}]
+        if own:
+            chosen = choose_lr(own, lrs)
+            out[method] = {**chosen, "rule": chosen["rule"].replace("the mean over the methods of ",
+                                                                    f"{method}'s own ")}
+    return out
+
+
 PAIRED_NOTE = ("Each arm minus the reference on the same units, each unit's attempts summed over the seeds paired. "
                "The interval and p resample the units with the trained runs held fixed: they measure the evaluation's "
                "noise, not how another seed would train; `by seed` is each seed's own difference (seed s against "
@@ -661,9 +738,13 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
                + paired_table(matched))
     (a.out / "table.md").write_text(md)
     (a.out / "runs.md").write_text(runs_table(per_run, a.steps))
-    results = {"rows": rows, "paired": tests, "paired_at_budget": matched, "runs": per_run}
+    # what the comparison was set to run (what the confirmatory analysis counts as missing until it is there)
+    plan = {"steps": a.steps, "methods": list(getattr(a, "methods", None) or dict.fromkeys(m for m, _ in arms)),
+            "seeds": list(getattr(a, "seeds", None) or sorted({r["seed"] for r in per_run.values()}))}
+    results = {"plan": plan, "rows": rows, "paired": tests, "paired_at_budget": matched, "runs": per_run}
     if a.learning_rates and final:
-        results["chosen"] = choose_lr(rows, a.learning_rates)
+        results["chosen"] = {**choose_lr(rows, a.learning_rates),
+                             "by_method": choose_lr_by_method(rows, a.learning_rates, plan["methods"])}
         (a.out / "chosen_lr.json").write_text(json.dumps(results["chosen"], indent=1) + "\n")
     (a.out / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
     seed_rows = [{"method": r["arm"], "seed": r["seed"], "step": step, **pooled([r["evals"][step]])}
@@ -672,13 +753,14 @@ def report(a, start: dict, per_run: dict, arms: list[tuple[str, float | None]], 
     return md
 
 
-def prune(run: Path, steps: int, every: int) -> None:
-    """A finished and evaluated run keeps its evaluated checkpoints' weights (to evaluate again) but not their
-    optimizer states, which only resuming needs (about 2/3 of a checkpoint), nor the checkpoints saved only to resume
-    from (`--save-every`)."""
+def prune(run: Path, steps: int, every: int, keep_every: int | None = None) -> None:
+    """A finished and evaluated run keeps its evaluated checkpoints' weights (to evaluate again), and those every
+    `keep_every` steps (`--keep-every`), but not their optimizer states, which only resuming needs (about 2/3 of a
+    checkpoint), nor the checkpoints saved only to resume from (`--save-every`)."""
     if not (run / "DONE").exists():
         return
-    keep = set(checkpoints(run, steps, every).values())
+    keep = set(checkpoints(run, steps, every).values()) | (
+        set(checkpoints(run, steps, keep_every).values()) if keep_every else set())
     for ckpt in run.glob("checkpoint-*"):
         if ckpt not in keep:
             shutil.rmtree(ckpt)

@@ -148,7 +148,7 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     if not isinstance(raw, dict) or not isinstance(raw.get("stages"), dict) or not raw["stages"]:
         raise JobError(f"{where}: needs a `stages` mapping of stage name -> {{about, cmd, ...}}")
     known = {"run_dir", "quick_run_dir", "model", "engine", "quick_engine", "tasks", "quick_tasks", "stages",
-             "settings", "settings_from", "report"}
+             "settings", "quick_settings", "settings_from", "report"}
     unknown = set(raw) - known
     if unknown:
         raise JobError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
@@ -163,6 +163,14 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
             raise JobError(f"{where}: settings_from {raw['settings_from']}: no `settings` mapping there")
         settings.update({k: "" if v is None else str(v) for k, v in (shared.get("settings") or {}).items()})
     settings.update({k: "" if v is None else str(v) for k, v in (raw.get("settings") or {}).items()})
+    # QUICK's values of some settings: toy sizes where a stage's `quick` arguments cannot go (before a `--`)
+    quick_settings = raw.get("quick_settings") or {}
+    strays = sorted(set(quick_settings) - set(settings)) if isinstance(quick_settings, dict) else quick_settings
+    if strays:
+        raise JobError(f"{where}: quick_settings must map settings of `settings` to their QUICK values; wrong: "
+                       f"{strays!r}")
+    if quick:
+        settings.update({k: "" if v is None else str(v) for k, v in quick_settings.items()})
     settings["model"] = str(raw.get("model", "smollm2-135m"))
     settings["engine"] = str(raw.get("quick_engine" if quick else "engine", raw.get("engine", "auto")))
     for item in overrides:

@@ -26,7 +26,8 @@ SPLIT_HELP = ("with a bundled suite, which split of it: train, heldout_instances
               "families), heldout_families (families never trained on; `heldout` is its older name; "
               "heldout_compositional and heldout_novel are its two parts), all (train and the held-out splits), "
               "compare_instances (new seeds of the first ten training families, kept for the record) or "
-              "compare_fresh (new seeds of every family, reserved for the next comparison of training methods)")
+              "compare_fresh (new seeds of every family, reserved for the next comparison of training methods; "
+              "compare_fresh_train and compare_fresh_heldout are its training and held-out families' instances)")
 POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.agent.policies.make_policy`
 # Tokens the policy may generate in one turn, for data collection, evaluation, the recovery benchmark and GRPO
 # alike (DESIGN: one reply budget, so no trained turn is longer than what evaluation allows). 128 is what every

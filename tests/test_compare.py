@@ -16,7 +16,7 @@ import pytest
 
 import reterm.compare as cmp
 from conftest import get_backend, harbor_task
-from reterm import jobs
+from reterm import jobs, suites
 from reterm.agent.episode import EpisodeConfig
 from reterm.agent.policy import ReplayPolicy
 from reterm.evaluation import recovery_bench as rb
@@ -413,3 +413,207 @@ def test_a_sweeps_choice_is_read_from_json_or_yaml_and_a_bad_one_names_the_file(
     with pytest.raises(SystemExit, match="missing.yaml"):
         cmp.sweep_choice(tmp_path / "missing.yaml", error)
     assert cmp.sweep_choice(tmp_path / "bad.yaml", error) == 3e-5  # float() reads the string
+
+def test_named_sets_last_step_scoring_and_per_method_rates_are_parsed_and_checked(tmp_path, capsys):
+    """--bench NAME=DIR and --heldout NAME=SPLIT_OR_DIR, each repeatable; --keep-every with the evaluation at the
+    last step only; --lr-per-method reads each method's own choice of a sweep. A bad one is an error naming the flag
+    (or the file and key)."""
+    cli = _cli()
+    for b in ("b1", "b2"):
+        (tmp_path / b / "states").mkdir(parents=True)
+    harbor_task(tmp_path / "mine" / "m-00")
+    (tmp_path / "sft").mkdir()
+    base = ["--sft", str(tmp_path / "sft"), "--out", str(tmp_path / "o")]
+    a = cli.parse_args(base + ["--bench", f"in={tmp_path / 'b1'}", "--bench", f"out={tmp_path / 'b2'}",
+                               "--heldout", "train=compare_fresh_train", "--heldout", f"mine={tmp_path / 'mine'}",
+                               "--steps", "100", "--eval-every", "100", "--keep-every", "20", "--max-heldout", "5"])
+    assert a.benches == {"in": tmp_path / "b1", "out": tmp_path / "b2"} and a.bench == tmp_path / "b1"
+    assert a.save_every == 20 and cmp.stops(a.steps, a.eval_every) == [100]  # trained straight through to 100
+    sets = cli.heldout_sets(a)
+    assert list(sets) == ["train", "mine"] and [t.id for t in sets["mine"]] == ["m-00"]
+    assert [t.id for t in sets["train"]] == sorted(t.id for t in suites.load("basic", "compare_fresh_train"))[:5]
+    # one bare --bench is named after its folder; without --heldout the one set is --split (or the suite folder)
+    a = cli.parse_args(base + ["--bench", str(tmp_path / "b1"), "--split", "heldout_novel", "--max-heldout", "1"])
+    assert a.benches == {"b1": tmp_path / "b1"} and list(cli.heldout_sets(a)) == ["heldout_novel"]
+    a = cli.parse_args(base + ["--bench", str(tmp_path / "b1"), "--suite", str(tmp_path / "mine")])
+    assert list(cli.heldout_sets(a)) == ["mine"]
+    (tmp_path / "sweep.json").write_text(json.dumps({"learning_rate": 3e-5, "by_method": {
+        "plain+done": {"learning_rate": 1e-5}, "reterm:first:skip+done": {"learning_rate": 3e-5}}}))
+    a = cli.parse_args(base + ["--bench", str(tmp_path / "b1"), "--methods", "plain+done", "reterm:first:skip+done",
+                               "--lr-from", str(tmp_path / "sweep.json"), "--lr-per-method"])
+    assert a.lr_from_rates == {"plain+done": 1e-5, "reterm:first:skip+done": 3e-5} and a.lr_from_rate == 3e-5
+    bench = ["--bench", f"in={tmp_path / 'b1'}"]
+    for extra, needle in (
+            (["--bench", f"in={tmp_path / 'b2'}"], "the name in is given twice"),
+            (["--bench", f"x={tmp_path / 'none'}"], f"--bench: {tmp_path / 'none' / 'states'} does not exist"),
+            (["--heldout", "train"], "--heldout train: expected NAME=VALUE"),
+            (["--heldout", "t=no_such_split"], "--heldout t=no_such_split: neither a split"),
+            (["--heldout", "t=train", "--split", "train"], "--split and --heldout exclude each other"),
+            (["--eval-every", "100", "--save-every", "10", "--keep-every", "15"],
+             "--keep-every 15 must be a multiple of --save-every 10"),
+            (["--lr-per-method"], "--lr-per-method reads a sweep's choice: give --lr-from"),
+            (["--methods", "plain", "--lr-from", str(tmp_path / "sweep.json"), "--lr-per-method"],
+             "sweep.json: `by_method.plain.learning_rate` must be a positive number"),
+            (["--analysis-margin", "-0.05"], "--analysis-margin is a size")):
+        with pytest.raises(SystemExit):
+            cli.parse_args(base + bench + extra)
+        err = capsys.readouterr().err
+        assert needle in err, (extra, err)
+
+
+def test_a_sweep_chooses_each_methods_rate_on_its_own_rows():
+    """design.md section 3: `choose_lr` on one method's rows. Pooled, 3e-5 wins (ReTerm's gain at it outweighs plain
+    GRPO's loss); each on its own, plain GRPO keeps 1e-5."""
+    rows = [{"method": cmp.arm_name(m, lr), "lr": lr, "step": 20, "overall": {"rate": r}, "pass@1": {"rate": 0.9}}
+            for m, lr, r in (("plain", 1e-5, 0.40), ("plain", 3e-5, 0.30), ("reterm:first:skip", 1e-5, 0.40),
+                             ("reterm:first:skip", 3e-5, 0.70))]
+    assert cmp.choose_lr(rows, [1e-5, 3e-5])["learning_rate"] == 3e-5
+    by = cmp.choose_lr_by_method([{"method": "sft", "step": 0}, *rows], [1e-5, 3e-5],
+                                 ["plain", "reterm:first:skip", "plain+done"])
+    assert {m: c["learning_rate"] for m, c in by.items()} == {"plain": 1e-5, "reterm:first:skip": 3e-5}
+    assert by["plain"]["scores"] == {"1e-05": 0.65, "3e-05": 0.6}
+
+
+def test_the_checkpoints_kept_every_n_steps_survive_the_prune_unevaluated(tmp_path):
+    run = tmp_path / "run"
+    for step in (10, 20, 30, 40, 50, 60):
+        (run / f"checkpoint-{step}").mkdir(parents=True)
+        (run / f"checkpoint-{step}" / "optimizer.pt").write_text("x")
+    (run / "DONE").write_text("")
+    assert list(cmp.checkpoints(run, 60, 60)) == [60]  # evaluated: the last step only
+    cmp.prune(run, 60, 60, keep_every=20)
+    assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-20", "checkpoint-40", "checkpoint-60"]
+    assert not list(run.glob("checkpoint-*/optimizer.pt"))
+
+
+def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the_arms_as_designed(tmp_path):
+    """recipes/configs/smollm2-135m/confirm_job.yaml against benchmarks/confirm/design.md sections 2-5 and 9: every
+    stage's command resolves, recipe/compare.py accepts it, and what it asks for is the design's; --quick gives toy
+    sizes of the same commands."""
+    start = tmp_path / "sft2"
+    start.mkdir()
+    config = ROOT / "recipes/configs/smollm2-135m/confirm_job.yaml"
+    methods = ["plain+done", "reterm:first:skip+done", "plain"]
+    parsed = {}
+    for quick in (False, True):
+        run = tmp_path / f"run-{quick}"
+        job = jobs.load_job(config, quick=quick, run_dir=str(run), overrides=[f"start={start}", "engine=transformers"])
+        argv = {s.name: jobs.resolve(job, s) for s in job.stages}
+        assert list(argv) == ["design", "lr_bench", "lr_choice", "bench_in", "bench_out", "arms", "analysis"]
+        assert argv["design"] == ["cp", "benchmarks/confirm/design.md", str(run / "design" / "design.md")]
+        for name in ("lr_bench", "bench_in", "bench_out"):
+            (run / name / "states").mkdir(parents=True)
+        (run / "lr_choice").mkdir()
+        (run / "lr_choice" / "chosen_lr.json").write_text(json.dumps(
+            {"learning_rate": 3e-5,
+             "by_method": {m: {"learning_rate": r} for m, r in zip(methods, (1e-5, 3e-5, 1e-5))}}))
+        for name in ("lr_choice", "arms"):
+            assert argv[name][1] == "recipes/compare.py"
+            parsed[quick, name] = _cli().parse_args([str(ROOT / x) if x.startswith("recipes/configs/") else x
+                                                     for x in argv[name][2:]])
+        if not quick:
+            flags = {name: " ".join(argv[name]) for name in ("lr_bench", "bench_in", "bench_out")}
+            assert "--split train --samples 6 --max-states-per-episode 2 --max-family-share 0.1" in flags["lr_bench"]
+            assert "--split compare_fresh_train --samples 10 --max-states-per-episode 2 --max-family-share 0.1" in \
+                flags["bench_in"]
+            assert "--split compare_fresh_heldout --samples 10 --max-states-per-episode 2 --max-family-share 0.1" in \
+                flags["bench_out"]
+            assert all(f"--model {start}" in f for f in flags.values())
+            assert argv["analysis"][-2:] == ["--margin", "0.05"] and argv["analysis"][3] == str(run / "arms")
+        lr, arms = parsed[quick, "lr_choice"], parsed[quick, "arms"]
+        assert lr.sft == arms.sft == start and lr.methods == arms.methods == methods
+        assert lr.learning_rates == [1e-5, 3e-5] and lr.seeds == [100] and not set(lr.seeds) & set(arms.seeds)
+        assert lr.benches == {"lr_bench": run / "lr_bench"} and lr.suite == str(run / "tasks" / "train_pass")
+        assert arms.benches == {"in": run / "bench_in", "out": run / "bench_out"}
+        assert arms.heldout == {"train": "compare_fresh_train", "heldout": "compare_fresh_heldout"}
+        assert arms.lr_from_rates == dict(zip(methods, (1e-5, 3e-5, 1e-5))) and arms.reference == "plain+done"
+        assert arms.rotate and arms.analysis_margin == 0.05 and lr.eval_seed == arms.eval_seed == 0
+        assert cmp.eval_settings(lr.config, lr.recipe_args) == cmp.eval_settings(arms.config, arms.recipe_args)
+        assert [(x.token_budget, x.refill_tries, x.config) for x in (lr, arms)] == [
+            (lr.token_budget, lr.refill_tries, lr.config)] * 2
+    lr, arms = parsed[False, "lr_choice"], parsed[False, "arms"]
+    assert (lr.steps, lr.eval_every, lr.k, lr.samples) == (20, 20, 4, 2)
+    assert (arms.steps, arms.eval_every, arms.keep_every, arms.k, arms.samples) == (100, 100, 20, 4, 2)
+    assert arms.seeds == list(range(8)) and (arms.token_budget, arms.refill_tries) == (3072, 12)
+    assert arms.max_heldout is None and {k: len(v) for k, v in _cli().heldout_sets(arms).items()} == {
+        "train": 117, "heldout": 72}
+    train_pass = _cli().heldout_sets(lr)["train_pass"]
+    assert len(train_pass) == 2 * len({t.family for t in train_pass}) == 78  # 2 instances of each training family
+    settings = cmp.eval_settings(arms.config, arms.recipe_args)
+    assert settings["recovery_turns"] == 6 and settings["task_turns"] == 9
+    q = parsed[True, "arms"]
+    assert q.seeds == [0, 1] and q.steps == 1 and q.max_heldout == 2 and "--max_new_tokens_per_turn" in q.recipe_args
+    assert jobs.load_job(config).settings["start"] == "/root/reterm-main/sft2"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(2400)
+def test_toy_confirmatory_arms_are_scored_at_the_last_step_on_every_named_set(tmp_path, tiny_model_dir, tokenizer):
+    """The arms of the confirm job at toy scale: two methods at their own rates, two seeds in a rotating order, two
+    steps trained straight through (a checkpoint kept at step 1, unevaluated), step 2 scored on two benchmarks and two
+    held-out sets, each apart in the evaluation; the confirmatory analysis rewritten after every run."""
+    backend = get_backend("local")
+    for name in ("bin", "bout"):
+        task = load_task(harbor_task(tmp_path / f"tasks-{name}" / f"{name}-f00"))
+        failing = ReplayPolicy(["```bash\ncd /app && cat /app/notes.txt\n```", "TASK_COMPLETE"], tokenizer)
+        rb.build(failing, [task], backend, tmp_path / name, EpisodeConfig(max_turns=2))
+    (tmp_path / "sweep.json").write_text(json.dumps({"learning_rate": 3e-5, "by_method": {
+        "plain+done": {"learning_rate": 1e-5}, "reterm:first:skip+done": {"learning_rate": 3e-5}}}))
+    out = tmp_path / "arms"
+    argv = ["--sft", str(tiny_model_dir), "--bench", f"in={tmp_path / 'bin'}", "--bench", f"out={tmp_path / 'bout'}",
+            "--heldout", "train=compare_fresh_train", "--heldout", f"heldout={tmp_path / 'tasks-bout'}",
+            "--max-heldout", "1", "--out", str(out), "--steps", "2", "--eval-every", "2", "--keep-every", "1",
+            "--seeds", "0", "1", "--methods", "plain+done", "reterm:first:skip+done", "--reference", "plain+done",
+            "--rotate", "--lr-from", str(tmp_path / "sweep.json"), "--lr-per-method", "--analysis-margin", "0.05",
+            "-k", "2", "--token-budget", "256", "--refill-tries", "2", "--concurrency", "2", "--policy", "transformers",
+            "--", "--max_new_tokens_per_turn", "8", "--max_scout_turns", "1", "--max_recovery_turns", "1",
+            "--num_generations", "2", "--per_device_train_batch_size", "2", "--sandbox_concurrency", "4"]
+    assert _cli().main(argv) == 0
+    import torch
+
+    names = {("plain+done", 0): "plain-done-lr1e-05-s0", ("plain+done", 1): "plain-done-lr1e-05-s1",
+             ("reterm:first:skip+done", 0): "reterm-first-skip-done-lr3e-05-s0",
+             ("reterm:first:skip+done", 1): "reterm-first-skip-done-lr3e-05-s1"}
+    done = {k: (out / "runs" / n / "DONE").stat().st_mtime for k, n in names.items()}
+    assert done[("plain+done", 0)] < done[("reterm:first:skip+done", 0)]  # seed 0 in the order given
+    assert done[("reterm:first:skip+done", 1)] < done[("plain+done", 1)]  # seed 1 starts with the second
+    for (method, seed), name in names.items():
+        run, ev_dir = out / "runs" / name, out / "eval" / name
+        targs = torch.load(run / "checkpoint-2" / "training_args.bin", weights_only=False)
+        assert targs.learning_rate == (1e-5 if method == "plain+done" else 3e-5) and targs.seed == seed
+        assert targs.penalty_undeclared_pass == 1.0
+        # the checkpoint of step 1 is kept, not evaluated; neither keeps its optimizer state
+        assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-1", "checkpoint-2"]
+        assert not list(run.glob("checkpoint-*/optimizer.pt"))
+        assert sorted(p.name for p in ev_dir.glob("step-*.json")) == ["step-2.json"]
+        ev = json.loads((ev_dir / "step-2.json").read_text())
+        sets = ev["sets"]
+        assert set(sets["recovery"]) == {"in", "out"} and set(sets["heldout"]) == {"train", "heldout"}
+        assert {s.split("-f00")[0] for s in sets["recovery"]["in"]["per_state"]} == {"bin"}
+        assert {s.split("-f00")[0] for s in sets["recovery"]["out"]["per_state"]} == {"bout"}
+        assert list(sets["heldout"]["heldout"]["per_task"]) == ["bout-f00"]
+        assert list(sets["heldout"]["train"]["per_task"]) == [
+            sorted(t.id for t in suites.load("basic", "compare_fresh_train"))[0]]
+        assert ev["recovery"]["per_state"] == sets["recovery"]["in"]["per_state"]
+        assert ev["heldout"]["per_task"] == sets["heldout"]["train"]["per_task"]
+        for part in ("recovery", "heldout"):
+            for counts in sets[part].values():
+                assert len(counts["declared_done"]) == 2
+        from reterm.evaluation.hierarchical import seed_results
+
+        assert [u.attempts for u in seed_results(ev, "recovery", "out")] == [2]  # k=2 on its one state
+        for f in ("step-2.attempts.jsonl", "step-2.out.attempts.jsonl", "step-2.heldout.jsonl.gz",
+                  "step-2.heldout.heldout.jsonl.gz"):
+            assert (ev_dir / f).stat().st_size > 0, f
+    res = json.loads((out / "results.json").read_text())
+    assert res["plan"] == {"steps": 2, "methods": ["plain+done", "reterm:first:skip+done"], "seeds": [0, 1]}
+    assert {(r["method"], r["step"]) for r in res["rows"]} == {
+        ("sft", 0), ("plain+done@lr1e-05", 2), ("reterm:first:skip+done@lr3e-05", 2)}
+    analysis = json.loads((out / "analysis.json").read_text())
+    assert analysis["complete"] and analysis["finished"] == {"plain+done": [0, 1], "reterm:first:skip+done": [0, 1]}
+    primary = analysis["contrasts"][0]
+    assert (primary["a"], primary["b"]) == ("reterm:first:skip+done", "plain+done")
+    assert [primary["endpoints"][k]["comparison"]["seeds"] for k in ("E1", "E2", "E3", "E4")] == [[2, 2]] * 4
+    assert primary["endpoints"]["E3"]["comparison"]["states"] == 1
+    assert "**Final**: every planned run (4 of 4) evaluated at step 2" in (out / "analysis.md").read_text()
+    assert (out / "analysis.png").read_bytes()[:4] == b"\x89PNG"

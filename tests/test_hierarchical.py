@@ -50,6 +50,15 @@ def test_records_and_evaluation_files_become_units():
     assert h.seed_results(ev, "heldout") == [StateResult("csv-totals-c00", "csv-totals-c00", 2, 2)]
     with pytest.raises(ValueError, match="recovery"):
         h.seed_results(ev, "train")
+    # an evaluation of several named sets (recipes/compare.py --bench NAME=DIR, --heldout NAME=SPLIT): each by name
+    ev["sets"] = {"recovery": {"in": ev["recovery"], "out": {"per_state": {"git-merge-f01-t1": ["other_error", 1, 4]}}},
+                  "heldout": {"train": ev["heldout"], "heldout": {"per_task": {"sqlite-f02": [0, 2]}}}}
+    assert h.seed_results(ev, "recovery", "in") == h.seed_results(ev)
+    assert h.seed_results(ev, "recovery", "out") == [StateResult("git-merge-f01", "git-merge-f01-t1", 1, 4,
+                                                                 "other_error")]
+    assert h.seed_results(ev, "heldout", "heldout") == [StateResult("sqlite-f02", "sqlite-f02", 0, 2)]
+    with pytest.raises(KeyError, match="no heldout set 'fresh' .*train, heldout"):
+        h.seed_results(ev, "heldout", "fresh")
 
 
 def test_the_bootstrap_is_deterministic_given_its_seed():

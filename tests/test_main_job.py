@@ -176,6 +176,8 @@ def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_pat
     ("settings_from: gone.yaml\nstages:\n  a: {cmd: echo}\n", "settings_from gone.yaml"),
     ("settings_from: bad.yaml\nsettings: [x]\nstages:\n  a: {cmd: echo}\n",  # itself: a list, no mapping
      "settings_from bad.yaml: no `settings` mapping"),
+    ("settings: {size: '1'}\nquick_settings: {sise: '2'}\nstages:\n  a: {cmd: 'echo {size}'}\n",
+     "quick_settings must map settings of `settings` to their QUICK values; wrong: ['sise']"),
 ])
 def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     cfg = tmp_path / "bad.yaml"
@@ -229,6 +231,21 @@ def test_settings_from_shares_another_jobs_settings_and_its_own_win(tmp_path):
     p = _run(cfg)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "$ echo own kept" in p.stdout  # the command as run: the shared setting, and this job's own
+
+
+def test_quick_settings_replace_settings_only_with_quick(tmp_path):
+    """`quick_settings`: QUICK's values of settings that sit where a stage's `quick` arguments (appended) cannot go,
+    e.g. before the `--` of recipes/compare.py; --set still wins over both."""
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text(f"run_dir: {tmp_path}/run\nquick_run_dir: {tmp_path}/quick\nengine: transformers\n"
+                   "settings: {size: --steps 100, tail: x}\nquick_settings: {size: --steps 1}\n"
+                   "stages:\n  a: {cmd: 'echo {size} -- {tail}', quick: '--q'}\n")
+    p = _run(cfg)
+    assert p.returncode == 0 and "$ echo --steps 100 -- x" in p.stdout, p.stdout + p.stderr
+    p = _run(cfg, "--quick")
+    assert p.returncode == 0 and "$ echo --steps 1 -- x --q" in p.stdout, p.stdout + p.stderr
+    p = _run(cfg, "--quick", "--set", "size=--steps 2", "--run-dir", str(tmp_path / "other"))
+    assert p.returncode == 0 and "$ echo --steps 2 -- x --q" in p.stdout, p.stdout + p.stderr
 
 
 # a stage that keeps its work: each run adds one part; the first run then waits to be interrupted

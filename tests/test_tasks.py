@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -208,6 +209,37 @@ def test_bundled_suite_is_valid_and_up_to_date():
         suites.load("basic", "test")
     assert generate(["--check", "--no-trials"]) == 0, \
         "reterm/suites/basic differs from `python -m reterm.suites.generate`"
+
+
+def test_compare_fresh_has_a_training_and_a_held_out_part_derived_from_the_family_lists(tmp_path, monkeypatch):
+    """`compare_fresh_train` and `compare_fresh_heldout` (benchmarks/confirm/design.md section 4) are the instances of
+    `compare_fresh` whose family split.json lists as training or held out: together all of it, apart nothing shared,
+    listed by `reterm tasks list`; a suite without `compare_fresh` has neither."""
+    from reterm import suites
+
+    fresh = {t.id: t for t in suites.load("basic", "compare_fresh")}
+    train, held = suites.load("basic", "compare_fresh_train"), suites.load("basic", "compare_fresh_heldout")
+    assert (len(train), len(held)) == (117, 72)  # 3 instances of each of the 39 training and 24 held-out families
+    assert sorted(t.id for t in train + held) == sorted(fresh)
+    assert {t.family for t in train} == {t.family for t in suites.load("basic", "train")}
+    assert {t.family for t in held} == {t.family for t in suites.load("basic", "heldout_families")}
+    assert all(t.metadata["split"] == "compare_fresh" and "heldout" not in t.metadata for t in train)
+    assert {t.metadata["heldout"] for t in held} == {"compositional", "novel"}
+    assert not {t.id for t in train + held} & {t.id for t in suites.load("basic")}  # not part of `all`
+    r = _cli("tasks", "list", "--split", "compare_fresh_heldout")
+    assert r.returncode == 0, r.stderr
+    assert [line.split("\t")[0] for line in r.stdout.splitlines()[1:]] == sorted(t.id for t in held)
+    # by the lists, not by the ids: a family whose name has dashes, and one listed in neither group
+    (tmp_path / "mini").mkdir()
+    (tmp_path / "mini" / "split.json").write_text(json.dumps({
+        "train": ["a-00"], "compare_fresh": ["a-f00", "b-c-f00", "b-c-f01", "d-f00"],
+        "families": {"train": ["a"], "heldout": ["b-c"]}}))
+    monkeypatch.setattr(suites, "ROOT", tmp_path)
+    assert suites.split_ids("mini", "compare_fresh_train") == ["a-f00"]
+    assert suites.split_ids("mini", "compare_fresh_heldout") == ["b-c-f00", "b-c-f01"]
+    (tmp_path / "mini" / "split.json").write_text(json.dumps({"train": ["a-00"], "families": {"train": ["a"]}}))
+    with pytest.raises(ValueError, match="suite 'mini' has no compare_fresh split"):
+        suites.split_ids("mini", "compare_fresh_train")
 
 
 def test_tasks_list_shows_family_kind_and_split():

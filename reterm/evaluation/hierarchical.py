@@ -40,18 +40,27 @@ Arm = Mapping[int, Sequence[StateResult]]  # training seed -> the units that run
 Where = Callable[[StateResult], bool]
 
 
-def seed_results(evaluation: dict, part: str = "recovery") -> list[StateResult]:
+def seed_results(evaluation: dict, part: str = "recovery", name: str | None = None) -> list[StateResult]:
     """The units of one checkpoint's evaluation (the JSON `reterm.compare.evaluate` writes): `recovery` gives its
     frozen states (`per_state`: state -> [category, recovered, scored]; the task is the state id less its episode and
-    turn), `heldout` its tasks (`per_task`: task -> [passed, scored])."""
+    turn), `heldout` its tasks (`per_task`: task -> [passed, scored]). With `name`, those of the benchmark or
+    held-out set of that name (the evaluation's `sets`); without, the first (the evaluation's own `recovery` and
+    `heldout`). A set the evaluation lacks is a KeyError naming it."""
     from reterm.compare import state_task
 
+    if part not in ("recovery", "heldout"):
+        raise ValueError(f"part must be 'recovery' or 'heldout', not {part!r}")
+    if name is None:
+        counts = evaluation[part]
+    else:
+        sets = evaluation.get("sets", {}).get(part, {})
+        if name not in sets:
+            raise KeyError(f"the evaluation has no {part} set {name!r} (it has: {', '.join(sets) or 'none'})")
+        counts = sets[name]
     if part == "recovery":
         return [StateResult(state_task(s), s, int(c), int(n), cat)
-                for s, (cat, c, n) in sorted(evaluation["recovery"]["per_state"].items())]
-    if part == "heldout":
-        return [StateResult(t, t, int(c), int(n)) for t, (c, n) in sorted(evaluation["heldout"]["per_task"].items())]
-    raise ValueError(f"part must be 'recovery' or 'heldout', not {part!r}")
+                for s, (cat, c, n) in sorted(counts["per_state"].items())]
+    return [StateResult(t, t, int(c), int(n)) for t, (c, n) in sorted(counts["per_task"].items())]
 
 
 def arm_from_records(records: Iterable[Mapping]) -> dict[int, list[StateResult]]:

@@ -31,11 +31,18 @@ def tasks_dir(name: str) -> Path:
 # of `heldout_families`. Two comparison splits are reserved for comparing training methods and are not part of `all`
 # (they run only by name): `compare_instances` (new seeds of the first ten training families, already looked at while
 # a reward change was designed, so kept for the record) and `compare_fresh` (new seeds of every family, for the next
-# confirmation; nothing may be designed or tuned on it).
+# confirmation; nothing may be designed or tuned on it), in two parts: `compare_fresh_train` (the training families'
+# instances) and `compare_fresh_heldout` (the held-out families').
 SPLITS = ("all", "train", "heldout_instances", "heldout_families", "heldout_compositional", "heldout_novel",
-          "heldout", "compare_instances", "compare_fresh")
+          "heldout", "compare_instances", "compare_fresh", "compare_fresh_train", "compare_fresh_heldout")
 _PARTS = ("train", "heldout_instances", "heldout_families")
 _RESERVED = ("compare_instances", "compare_fresh")
+# derived split -> (the split it is part of, the families it keeps: a list of split.json's `families`, which the
+# generator writes by the rule of reterm.suites.families)
+_DERIVED = {"heldout_compositional": ("heldout_families", "compositional"),
+            "heldout_novel": ("heldout_families", "novel"),
+            "compare_fresh_train": ("compare_fresh", "train"),
+            "compare_fresh_heldout": ("compare_fresh", "heldout")}
 
 
 def split_ids(name: str, split: str) -> list[str]:
@@ -44,11 +51,12 @@ def split_ids(name: str, split: str) -> list[str]:
         raise ValueError(f"unknown split {split!r}; choose {', '.join(SPLITS)}")
     if split == "all":
         return sorted(i for part in _PARTS for i in data.get(part, []))
-    if split in _RESERVED and split not in data:
-        raise ValueError(f"suite {name!r} has no {split} split")
-    if split in ("heldout_compositional", "heldout_novel"):
-        families = set(data.get("families", {}).get(split.split("_")[1], []))
-        return sorted(i for i in data.get("heldout_families", []) if i.rsplit("-", 1)[0] in families)
+    parent, group = _DERIVED.get(split, (split, None))  # a derived split: the instances of one group of families
+    if parent in _RESERVED and parent not in data:
+        raise ValueError(f"suite {name!r} has no {parent} split")
+    if group is not None:
+        families = set(data.get("families", {}).get(group, []))
+        return sorted(i for i in data.get(parent, []) if i.rsplit("-", 1)[0] in families)
     return sorted(data.get("heldout_families" if split == "heldout" else split, []))
 
 

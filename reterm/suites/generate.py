@@ -17,7 +17,9 @@ Splits (decided here, before anything trains; the rule is in `reterm.suites.fami
 - `compare_instances` (-cNN, the original ten training families only): reserved for the first comparison of training
   methods. It has been looked at while a reward change was designed, so it confirms nothing new;
 - `compare_fresh` (-fNN): new seeds of every training family and of every held-out family, for the next comparison
-  of training methods; nothing may be designed or tuned on it.
+  of training methods; nothing may be designed or tuned on it. Its two parts, `compare_fresh_train` and
+  `compare_fresh_heldout`, are derived when loaded (`reterm.suites.split_ids`) from the family lists written here, as
+  `heldout_compositional` and `heldout_novel` are from `heldout_families`.
 """
 
 from __future__ import annotations
