@@ -2,8 +2,8 @@
 # The test command: set-up (idempotent), then the whole suite, slow model tests included; the slowest tests are listed
 # at the end. The suite, set-up included, must stay under 30 minutes on a fresh 2-core machine.
 #
-# With no arguments the tests marked `background` (long, self-contained: every bundled task's verifier check and the
-# QUICK main job) run in a second pytest beside the rest, at lower priority (nice 10), so they use the CPU the others
+# With no arguments the tests marked `background` (long, self-contained: every bundled task's verifier check, the
+# QUICK main job, the toy comparisons) run in a second pytest beside the rest, at lower priority (nice 10), so they use the CPU the others
 # leave idle; their report follows the main one. With arguments (a file, -k, -m ...) or RETERM_TEST_SERIAL=1, one
 # pytest runs what was asked.
 set -euo pipefail

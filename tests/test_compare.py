@@ -95,6 +95,7 @@ def test_step_logs_say_where_the_groups_were_flat(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.background
 @pytest.mark.timeout(1500)
 def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, tokenizer):
     task = load_task(harbor_task(tmp_path / "tasks" / "t"))
@@ -547,6 +548,7 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
 
 
 @pytest.mark.slow
+@pytest.mark.background
 @pytest.mark.timeout(2400)
 def test_toy_confirmatory_arms_are_scored_at_the_last_step_on_every_named_set(tmp_path, tiny_model_dir, tokenizer):
     """The arms of the confirm job at toy scale: two methods at their own rates, two seeds in a rotating order, two
