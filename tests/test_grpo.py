@@ -538,6 +538,70 @@ def test_zero_advantage_rows_are_skipped_with_the_same_update(tmp_path, tiny_mod
     assert bool(moved) == mixed  # a mixed group trains; flat groups alone give a zero update both ways
 
 
+@pytest.mark.parametrize("mode", ["sequence_mask", "token_truncate"])
+def test_is_ratio_from_the_loss_forward_trains_like_trls_extra_forward(tmp_path, tiny_model_dir, tokenizer,
+                                                                        monkeypatch, mode):
+    """`is_ratio_from_loss_forward` (the default): with vLLM's importance-sampling correction on and one generation a
+    step, the ratio is made from the loss forward's logprobs and TRL's forward without gradients over the batch is not
+    run; the loss, the update and the logged ratio are TRL's (the option off) up to float rounding. The engine is
+    stood in for by replies whose logprobs are the model's shifted by a row-dependent amount, so that the ratio differs
+    from 1 and from row to row (TRL's colocated engine runs for real in tests/test_vllm.py); the sync check, which
+    needs the engine, is off. Plain SGD, so that the update is linear in the gradient."""
+    from transformers import AutoModelForCausalLM
+
+    import reterm.training.grpo as grpo_module
+
+    eos = tokenizer.eos_token_id
+    ok, fail = (tokenizer.encode(r, add_special_tokens=False) + [eos] for r in (TOUCH_OK, FAIL))
+    tasks = [make_task(tmp_path, "t-a"), make_task(tmp_path, "t-b")]
+    forwards = []
+    real = grpo_module.ReTermGRPOTrainer._get_per_token_logps_and_entropies
+
+    def recorded(self, model, input_ids, *a, **k):
+        forwards.append("grad" if torch.is_grad_enabled() else "no_grad")
+        return real(self, model, input_ids, *a, **k)
+
+    monkeypatch.setattr(grpo_module.ReTermGRPOTrainer, "_get_per_token_logps_and_entropies", recorded)
+
+    def step(flag):
+        model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+
+        def engine(prompts):  # every other attempt passes; logprobs off the model's by a row's own shift
+            out = []
+            for i, p in enumerate(prompts):
+                text, ids = (TOUCH_OK, ok) if i % 2 == 0 else (FAIL, fail)
+                shift = 0.01 * ((i % 5) - 2)
+                out.append(Generation(text, ids, (_logprobs(model, p, ids) + shift).tolist(), "stop"))
+            return out
+
+        args = config(tmp_path / str(flag), fork_from="start", learning_rate=10.0, optim="sgd", bf16=False,
+                      is_ratio_from_loss_forward=flag, vllm_importance_sampling_mode=mode, vllm_sync_check=False)
+        tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tokenizer,
+                               backend=get_backend("local"), generate_many=engine)
+        tr.use_vllm, tr.vllm_importance_sampling_correction, tr._last_loaded_step = True, True, 0
+        forwards.clear()
+        tr.train()
+        loss = [h["loss"] for h in tr.state.log_history if "loss" in h]
+        return model, loss, list(forwards), _logged(tr, "sampling/importance_sampling_ratio/mean"), \
+            _logged(tr, "sampling/importance_sampling_ratio/max")
+
+    off, loss_off, fw_off, mean_off, max_off = step(False)
+    on, loss_on, fw_on, mean_on, max_on = step(True)
+    assert fw_off == ["no_grad", "grad"] and fw_on == ["grad"]  # TRL's forward for old_per_token_logps, then none
+    assert loss_on == pytest.approx(loss_off, abs=1e-6) and len(loss_on) == 1
+    assert max_off and max_on and max_on[0] == pytest.approx(max_off[0], rel=1e-4)
+    assert max_off[0] > 1.01  # the ratio did differ from 1
+    # TRL averages over the whole batch; here over the loss rows (both groups mixed: every row)
+    assert mean_on[0] == pytest.approx(mean_off[0], rel=1e-4)
+    base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
+    moved = 0
+    for (n, a), (_, b) in zip(on.named_parameters(), off.named_parameters()):
+        d_on, d_off = (a - base[n]).detach(), (b - base[n]).detach()
+        assert (d_on - d_off).norm() <= 1e-3 * d_off.norm() + 1e-7, (n, (d_on - d_off).norm(), d_off.norm())
+        moved += bool(d_off.norm() > 0)
+    assert moved
+
+
 def _logprobs(model, prompt, completion):
     with torch.no_grad():
         logits = model(torch.tensor([list(prompt) + list(completion)])).logits[0, len(prompt) - 1:-1].float()

@@ -86,6 +86,11 @@ class ReTermGRPOConfig(ActivationCheckpointingDefault, CpuPrecisionMixin, GRPOCo
                 "bonus or an entropy mask, so the update is TRL's up to float rounding (reterm/training/"
                 "signal_rows.py; loss types dapo, grpo, dr_grpo, bnpo; others, and those settings, get TRL's loss on "
                 "every row)."})
+    is_ratio_from_loss_forward: bool = field(default=True, metadata={
+        "help": "use_vllm with vllm_importance_sampling_correction, one generation per optimizer step (num_iterations "
+                "1): make the correction from the loss forward's own logprobs instead of TRL's extra forward over the "
+                "generated batch, which then computes the same logprobs; the same loss and gradient up to float "
+                "rounding, the sampling metrics measured on the loss rows (reterm/training/is_ratio.py)."})
     scout_ahead: bool = field(default=True, metadata={
         "help": "Run the next step's scouts during this step's first round of attempts, in the same generation batches "
                 "(see the module docstring); off: each step scouts for itself first. Applies when one rollout serves "

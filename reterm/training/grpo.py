@@ -63,6 +63,10 @@ TRL methods overridden, and why:
   times (reterm/training/shared_prefix.py); TRL's method otherwise, and for rows whose prompt no other row shares.
 - `_compute_loss`: with `skip_zero_advantage_rows`, TRL's loss runs on the rows with a nonzero advantage only, scaled
   to the whole micro-batch's (reterm/training/signal_rows.py): a flat group's rows add exactly nothing to it.
+- `_generate_and_score_completions` and `_compute_loss`, with `use_vllm`'s importance-sampling correction and one
+  generation a step (`is_ratio_from_loss_forward`): the correction is made from the loss forward's own logprobs, and
+  TRL's forward over the generated batch for `old_per_token_logps`, which computes the same logprobs, is skipped
+  (reterm/training/is_ratio.py).
 - with `use_vllm` in colocate mode: after TRL's weight sync, the rollout first checks that the engine scores a probe
   completion as the trained model does (`vllm_sync_check`); on a CPU engine TRL's sync itself is replaced by one that
   works there (reterm/training/vllm_sync.py: the generation object's class, not TRL's code, changes).
@@ -110,6 +114,7 @@ from trl.models import unwrap_model_for_generation
 from reterm.agent.policy import Generation, SamplingConfig, TransformersPolicy
 from reterm.hardware import on_cpu
 from reterm.options import open_backend
+from reterm.training import is_ratio
 from reterm.training.config import ReTermGRPOConfig
 from reterm.training.lockstep import CollectiveRounds, LockstepGenerator
 from reterm.training.rollout import Group, Rollout, RolloutProgress, RolloutStats, Scouted, Timings
@@ -152,6 +157,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         self._peek: _Peekable | None = None  # the epoch's batches, with a look-ahead buffer (scout_ahead)
         self._scouted: tuple[int, list[str], list[Scouted]] | None = None  # (step, slot tasks, scouts) ahead
         self._sync_checked_step: int | None = None  # the vLLM weight sync last checked (vllm_sync_check)
+        self._is_rows: dict | None = None  # the micro-batch whose loss forward makes its importance-sampling ratio
         if args.use_vllm and on_cpu(args.use_cpu):
             from reterm.agent.vllm_policy import import_vllm, set_cpu_env
 
@@ -232,10 +238,21 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
     def _generate_and_score_completions(self, inputs):
         self._batch_inputs = inputs  # rollout_func only sees the prompts; it needs the task ids
+        deferred = self._is_ratio_deferred()
+        if deferred:  # TRL then skips its forward for old_per_token_logps; _compute_loss makes the ratio
+            self.vllm_importance_sampling_correction = False
         try:
             return super()._generate_and_score_completions(inputs)
         finally:
             self._batch_inputs = None
+            if deferred:
+                self.vllm_importance_sampling_correction = True
+
+    def _is_ratio_deferred(self) -> bool:
+        """Whether vLLM's importance-sampling ratio is made from the loss forward's logprobs instead of TRL's extra
+        forward (`is_ratio_from_loss_forward`; reterm/training/is_ratio.py)."""
+        return (self.args.is_ratio_from_loss_forward and self.use_vllm and self.vllm_importance_sampling_correction
+                and self.loss_type != "vespo" and is_ratio.on_policy(self.args, self.num_iterations))
 
     def _rollout(self, prompts, trainer) -> dict:
         inputs = self._batch_inputs
@@ -333,6 +350,26 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
     def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
                                            compute_entropy=False, compute_aux_loss=False, **kwargs):
+        out = self._logps_and_entropies(model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy,
+                                        compute_aux_loss, **kwargs)
+        rows, self._is_rows = self._is_rows, None
+        if rows is not None:  # the loss forward of a micro-batch whose correction is made here (_compute_loss)
+            self._set_is_ratio(rows, out[0])
+        return out
+
+    def _set_is_ratio(self, rows: dict, logps: torch.Tensor) -> None:
+        """The micro-batch's importance-sampling ratio from its loss forward's logprobs, into `rows` before TRL's
+        loss reads it, and TRL's sampling metrics for those rows."""
+        mask = rows["completion_mask"] if "tool_mask" not in rows else rows["completion_mask"] * rows["tool_mask"]
+        r = is_ratio.ratio(logps, rows["sampling_per_token_logps"], mask, self.vllm_importance_sampling_mode,
+                           self.vllm_importance_sampling_clip_min, self.vllm_importance_sampling_clip_max)
+        rows["importance_sampling_ratio"] = r
+        mode = "train" if self.model.training else "eval"
+        is_ratio.log_stats(self._metrics[mode], self.accelerator.gather, logps, rows["sampling_per_token_logps"],
+                           mask, r)
+
+    def _logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
+                             compute_entropy=False, compute_aux_loss=False, **kwargs):
         parent = super()._get_per_token_logps_and_entropies
         if self._shared_prefix_applies(model, compute_aux_loss, kwargs):
             def full(ids, mask):
@@ -350,12 +387,18 @@ class ReTermGRPOTrainer(GRPOTrainer):
 
     def _compute_loss(self, model, inputs):
         cut = self._signal_rows(inputs)
-        if cut is None:
-            return super()._compute_loss(model, inputs)
-        rows, factor, kept = cut
-        mode = "train" if self.model.training else "eval"
-        self._metrics[mode]["reterm/loss_rows"].append(kept / inputs["advantages"].size(0))
-        loss = super()._compute_loss(model, rows)
+        rows, factor = (inputs, 1.0) if cut is None else cut[:2]
+        if cut is not None:
+            mode = "train" if self.model.training else "eval"
+            self._metrics[mode]["reterm/loss_rows"].append(cut[2] / inputs["advantages"].size(0))
+        if (self.use_vllm and self.vllm_importance_sampling_correction and "importance_sampling_ratio" not in rows
+                and "sampling_per_token_logps" in rows):  # generated with the ratio deferred to this forward
+            rows = dict(rows)
+            self._is_rows = rows  # the first logps forward below (the loss's) fills in the ratio
+        try:
+            loss = super()._compute_loss(model, rows)
+        finally:
+            self._is_rows = None
         return loss if factor == 1.0 else loss * factor
 
     def _signal_rows(self, inputs):
