@@ -35,7 +35,9 @@ the (unevaluated) checkpoints every N steps as well. `--rotate` rotates the orde
 in --out, non-inferiority margin M) after every run that finishes.
 
 Resumable: rerun the same command. A finished training run (DONE marker) and an evaluated checkpoint (its JSON) are
-skipped; an interrupted run resumes from its newest checkpoint. Runs go seed by seed (every method's seed 0, in the
+skipped; an interrupted run resumes from its newest checkpoint, and an interrupted evaluation from what it finished
+(step-N.partial/: whole states, whole episodes). An evaluation runs its recovery attempts and held-out episodes at
+once on one engine (`--engine-batch` sequences at a time). Runs go seed by seed (every method's seed 0, in the
 order of --methods, then seed 1; with --rotate the order moves on by one each seed). A run stops at every
 --eval-every steps (`--stop_after_step`), its checkpoint is evaluated and the reports are rewritten, and it
 continues exactly where it stopped: the curves grow as the runs do.
@@ -106,7 +108,11 @@ def parse_args(argv=None):
     ap.add_argument("--samples", type=int, default=1, help="samples per held-out task")
     ap.add_argument("-k", type=int, default=4, help="attempts per frozen state")
     ap.add_argument("--backend", default="local")
-    ap.add_argument("--concurrency", type=int, default=4)
+    ap.add_argument("--concurrency", type=int, default=4,
+                    help="frozen states (each with its -k attempts) and held-out episodes in flight, each")
+    ap.add_argument("--engine-batch", type=int, default=None,
+                    help="sequences the evaluation's engine runs at once (default: the larger of 16 and "
+                         "--concurrency)")
     ap.add_argument("--policy", choices=("auto", "vllm", "transformers"), default="auto",
                     help="the engine of the evaluations (auto: vLLM where installed)")
     ap.add_argument("--learning-rates", type=float, nargs="+", default=None,
@@ -156,6 +162,8 @@ def parse_args(argv=None):
     if a.lr_from:
         a.lr_from_rate = sweep_choice(a.lr_from, ap.error)
         a.lr_from_rates = sweep_choices(a.lr_from, a.methods, ap.error) if a.lr_per_method else None
+    if a.concurrency < 1 or (a.engine_batch is not None and a.engine_batch < 1):
+        ap.error(f"--concurrency and --engine-batch must be >= 1; got {a.concurrency}, {a.engine_batch}")
     if a.analysis_margin is not None and a.analysis_margin < 0:
         ap.error(f"--analysis-margin is a size, >= 0; got {a.analysis_margin}")
     if a.policy == "auto":

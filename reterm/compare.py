@@ -167,12 +167,21 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     counts and `declared_done`); the first of each kind is also the evaluation's own `recovery` and `heldout` (what
     the tables and paired tests read), and its attempts and episodes go beside `out` as before
     (step-N.attempts.jsonl, step-N.heldout.jsonl.gz); every other set's as step-N.<name>.attempts.jsonl and
-    step-N.<name>.heldout.jsonl.gz."""
+    step-N.<name>.heldout.jsonl.gz.
+
+    The recovery attempts and the held-out episodes run at once, on one engine (`a.engine_batch` sequences at a time,
+    default the larger of 16 and `a.concurrency`), so that no set's last episodes, nor episodes waiting on their
+    sandboxes, leave it idle. What an interrupted evaluation finished (whole states, whole episodes) is kept in
+    step-N.partial/ and not run again by the next call with the same settings; the folder goes once the result is
+    written."""
     if out.exists():
         cached = json.loads(out.read_text())
         if "declared_done" not in cached and (done := declared_done_from(out)):  # evaluated before it was counted
             cached["declared_done"] = done
         return cached
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
     from reterm.agent.episode import EpisodeConfig
     from reterm.agent.policies import make_policy
     from reterm.agent.policy import SamplingConfig
@@ -185,9 +194,13 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     benches = getattr(a, "benches", None) or {a.bench.name: a.bench}
     held_sets = heldout if isinstance(heldout, dict) else {"heldout": heldout}
     s = settings
+    partial = _partial_dir(out, {"model": str(model_dir), "k": a.k, "samples": a.samples, "eval_seed": a.eval_seed,
+                                 "settings": s, "benches": {n: str(b) for n, b in benches.items()},
+                                 "heldout": {n: sorted(t.id for t in ts) for n, ts in held_sets.items()}})
     sampling = SamplingConfig(max_new_tokens=s["max_new_tokens"], temperature=s["temperature"], seed=a.eval_seed)
     print(f"evaluate {model_dir} -> {out}", flush=True)
-    policy = make_policy(a.policy, str(model_dir), sampling, max_batch=max(16, a.concurrency))
+    engine_batch = getattr(a, "engine_batch", None) or max(16, a.concurrency)
+    policy = make_policy(a.policy, str(model_dir), sampling, max_batch=engine_batch)
     backend = open_backend(a.backend)
 
     def episodes(turns: int) -> EpisodeConfig:
@@ -196,26 +209,44 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
 
     n_states = sum(len(rb.load_states(b)) for b in benches.values())
     recoveries, held_rows, held_trajectories = {}, {}, {}
+    lock = threading.Lock()
     try:
         with progress_bar("passed {task.fields[passed]}") as bar:  # in a log file: a line every 30 s
             rec = bar.add_task("recovery attempts", total=n_states * a.k, passed=0)
             held = bar.add_task("held-out episodes", total=sum(map(len, held_sets.values())) * a.samples, passed=0)
             passed = {rec: 0, held: 0}
 
-            def done(bar_id, row):
-                passed[bar_id] += bool(row["passed"])
-                bar.update(bar_id, advance=1, passed=passed[bar_id])
+            def done(bar_id, row, log=None):
+                with lock:
+                    if log is not None:  # kept for a resumed evaluation
+                        log.write(json.dumps(row) + "\n")
+                        log.flush()
+                    passed[bar_id] += bool(row["passed"])
+                    bar.update(bar_id, advance=1, passed=passed[bar_id])
 
-            for name, bench in benches.items():
-                recoveries[name] = rb.evaluate(policy, bench, backend, a.k, episodes(s["recovery_turns"]),
-                                               a.concurrency, lambda row: done(rec, row))
-            for name, tasks in held_sets.items():
-                with tempfile.TemporaryDirectory() as tmp:
-                    run_tasks(tasks, backend, ModelAgent(policy, episodes(s["task_turns"])), Path(tmp),
-                              a.concurrency, lambda row: done(held, row), samples=a.samples)
-                    held_rows[name] = [json.loads(line)
-                                       for line in (Path(tmp) / "results.jsonl").read_text().splitlines()]
-                    held_trajectories[name] = (Path(tmp) / "trajectories.jsonl").read_bytes()
+            def recovery_sets():
+                for name, bench in benches.items():
+                    path = partial / f"recovery-{name}.jsonl"
+                    previous = _jsonl_rows(path)
+                    path.write_text("".join(json.dumps(r) + "\n" for r in previous))  # without a torn line
+                    bar.update(rec, advance=sum(len(v) for v in rb.finished_states(previous, a.k).values()))
+                    with path.open("a") as log:
+                        recoveries[name] = rb.evaluate(policy, bench, backend, a.k, episodes(s["recovery_turns"]),
+                                                       a.concurrency, lambda row: done(rec, row, log), previous)
+
+            def heldout_sets():
+                for name, tasks in held_sets.items():
+                    where = partial / f"heldout-{name}"
+                    run_tasks(tasks, backend, ModelAgent(policy, episodes(s["task_turns"])), where, a.concurrency,
+                              lambda row: done(held, row), samples=a.samples, resume=True)
+                    held_rows[name] = [json.loads(line) for line in (where / "results.jsonl").read_text().splitlines()]
+                    traj = where / "trajectories.jsonl"
+                    held_trajectories[name] = traj.read_bytes() if traj.exists() else b""
+
+            with ThreadPoolExecutor(2, thread_name_prefix="reterm-eval") as pool:
+                parts = [pool.submit(recovery_sets), pool.submit(heldout_sets)]
+                for part in parts:
+                    part.result()
     finally:
         policy.close()
     sets = {"recovery": {name: _recovery_part(r) for name, r in recoveries.items()},
@@ -239,7 +270,41 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     tmp_out = out.with_suffix(".tmp")
     tmp_out.write_text(json.dumps(result, indent=1) + "\n")
     os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust
+    shutil.rmtree(partial, ignore_errors=True)
     return result
+
+
+def _partial_dir(out: Path, key: dict) -> Path:
+    """step-N.partial/ beside `out`, holding what an interrupted evaluation with these settings (`key`) finished; one
+    left by other settings is discarded, with a line saying so."""
+    partial = out.with_suffix(".partial")
+    key_file = partial / "key.json"
+    if partial.exists():
+        try:
+            same = json.loads(key_file.read_text()) == json.loads(json.dumps(key))
+        except (OSError, json.JSONDecodeError):
+            same = False
+        if not same:
+            print(f"{partial}: left by an evaluation with other settings; starting afresh", flush=True)
+            shutil.rmtree(partial)
+    if not partial.exists():
+        partial.mkdir(parents=True)
+        key_file.write_text(json.dumps(key, indent=1) + "\n")
+    elif any(p.name != "key.json" for p in partial.iterdir()):
+        print(f"{partial}: resuming the evaluation that stopped (what it finished is not run again)", flush=True)
+    return partial
+
+
+def _jsonl_rows(path: Path) -> list[dict]:
+    """The whole lines of a JSONL file that a stop may have cut (the torn last line left out); [] if absent."""
+    rows = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass
+    return rows
 
 
 def _beside(out: Path, name: str, suffix: str) -> Path:

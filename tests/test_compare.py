@@ -182,6 +182,73 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     assert fres["runs"]["plain-s0"]["evals"]["2"] == res["runs"]["plain-s0"]["evals"]["2"]
 
 
+def test_an_evaluation_stopped_partway_keeps_what_it_finished_and_runs_only_the_rest(tmp_path, tokenizer,
+                                                                                      monkeypatch, capsys):
+    """`evaluate` runs the recovery attempts and the held-out episodes at once on one engine; when it stops partway
+    (here the third recovery attempt raises, as a dying engine would), the states whose every attempt finished and the
+    held-out episodes that finished are kept in step-N.partial/ (the torn last line a kill leaves is skipped), and the
+    next call runs only the rest, giving one result over every state and task; the folder then goes. A partial folder
+    left by other settings is discarded. The policy is a scripted one (ReplayPolicy): what runs is counted, not what
+    a model says."""
+    import argparse
+
+    import reterm.agent.policies as policies
+    import reterm.evaluation.trials as trials
+
+    tasks = [load_task(harbor_task(tmp_path / "tasks" / f"t{i}")) for i in range(3)]
+    failing = ReplayPolicy(["```bash\ncd /app && cat /app/notes.txt\n```", "TASK_COMPLETE"], tokenizer)
+    rb.build(failing, tasks, get_backend("local"), tmp_path / "bench", EpisodeConfig(max_turns=2))
+    states = rb.load_states(tmp_path / "bench")
+    assert len(states) == 3
+    replies = ["```bash\necho ok > /app/out.txt\n```", "TASK_COMPLETE"]
+    monkeypatch.setattr(policies, "make_policy", lambda *a, **k: ReplayPolicy(replies, tokenizer))
+    attempts, trials_run, fail_at = [], [], [3]
+    real_episode, real_trial = rb.run_episode, trials.run_trial
+
+    def episode(*args, **kw):
+        attempts.append(1)
+        if len(attempts) == fail_at[0]:
+            raise RuntimeError("the engine died")
+        return real_episode(*args, **kw)
+
+    def trial(task, backend, agent, sample=0, logs=None):
+        trials_run.append((task.id, sample))
+        return real_trial(task, backend, agent, sample, logs)
+
+    monkeypatch.setattr(rb, "run_episode", episode)
+    monkeypatch.setattr(trials, "run_trial", trial)
+    a = argparse.Namespace(benches={"in": tmp_path / "bench"}, k=2, samples=1, eval_seed=0, policy="replay",
+                           concurrency=1, backend="local", engine_batch=None)
+    settings = {"max_new_tokens": 16, "temperature": 1.0, "format": "simple", "observation_tokens": 256,
+                "max_context_tokens": 2048, "command_timeout_s": 30.0, "recovery_turns": 2, "task_turns": 2}
+    out = tmp_path / "eval" / "step-1.json"
+    with pytest.raises(RuntimeError, match="the engine died"):
+        cmp.evaluate(a, tmp_path / "model", out, settings, {"held": tasks[:2]})
+    partial = out.with_suffix(".partial")
+    kept = [json.loads(x) for x in (partial / "recovery-in.jsonl").read_text().splitlines()]
+    first = {r["state"] for r in kept if sum(x["state"] == r["state"] for x in kept) == 2}
+    assert 1 <= len(first) <= 2 and not out.exists()  # states that finished both attempts beside the failed one
+    assert sorted(trials_run) == [("t0", 0), ("t1", 0)]  # the held-out episodes ran beside and finished
+    with (partial / "recovery-in.jsonl").open("a") as f:
+        f.write('{"state": "torn')  # the line a kill cuts
+    attempts.clear(), trials_run.clear()
+    fail_at[0] = 0  # no failure from here on
+    res = cmp.evaluate(a, tmp_path / "model", out, settings, {"held": tasks[:2]})
+    assert len(attempts) == 2 * (3 - len(first)) and trials_run == []  # the unfinished states' attempts only
+    assert res["recovery"]["overall"]["attempts"] == 6 and res["recovery"]["overall"]["states"] == 3
+    assert len((out.with_suffix(".attempts.jsonl")).read_text().splitlines()) == 6
+    assert len(gzip.decompress(out.with_suffix(".heldout.jsonl.gz").read_bytes()).splitlines()) == 2
+    assert not partial.exists()
+    # a partial folder of another evaluation's settings is not mixed in
+    out.unlink()
+    partial.mkdir()
+    (partial / "key.json").write_text(json.dumps({"k": 99}))
+    (partial / "recovery-in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in kept))
+    attempts.clear()
+    cmp.evaluate(a, tmp_path / "model", out, settings, {"held": tasks[:2]})
+    assert len(attempts) == 6 and "other settings" in capsys.readouterr().out
+
+
 def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
     """Two seeds x 4 attempts on 5 states, each state always or never recovered: 40 attempts that carry the
     information of 5 states. The interval must be the one over states, not the narrow one over attempts; results

@@ -137,10 +137,16 @@ def load_states(bench_dir: Path) -> list[FailureState]:
 
 
 def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurrency: int = 2,
-             on_attempt=None) -> dict:
-    """K continuations from every frozen state; recovery rate per error category."""
+             on_attempt=None, previous: list[dict] | None = None) -> dict:
+    """K continuations from every frozen state; recovery rate per error category. `previous`: attempt rows of an
+    evaluation of the same policy that was interrupted; a state with all its k attempts there is not attempted again
+    (a state with fewer is, all k)."""
     states = load_states(bench_dir)
     attempts: list[dict] = []
+    if previous:
+        earlier = finished_states(previous, k)
+        attempts = [row for rows in earlier.values() for row in rows]
+        states = [s for s in states if s.id not in earlier]
     lock = threading.Lock()
 
     def one_state(state: FailureState):
@@ -173,6 +179,15 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
     with ThreadPoolExecutor(max(1, concurrency)) as pool:
         list(pool.map(one_state, states))
     return recovery_report(attempts, k)
+
+
+def finished_states(rows: list[dict], k: int) -> dict[str, list[dict]]:
+    """State id -> its k attempt rows, for the states whose attempts 0..k-1 all appear in `rows` (a later row of the
+    same attempt replaces an earlier one)."""
+    by_state: dict[str, dict[int, dict]] = defaultdict(dict)
+    for row in rows:
+        by_state[row["state"]][row["attempt"]] = row
+    return {s: [got[i] for i in range(k)] for s, got in by_state.items() if all(i in got for i in range(k))}
 
 
 def _rate(per_state: dict[str, list[int]]) -> dict:

@@ -171,15 +171,46 @@ def summarize(results: list[dict]) -> dict:
             "pass_rate": round(n_passed / n_scored, 4) if n_scored else None}
 
 
+def finished_trials(path: Path) -> list[dict]:
+    """The rows of a results.jsonl that an interrupted run left, one per (task, sample), a torn last line skipped."""
+    rows: dict[tuple, dict] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = _parsed(line)  # None: the line being written when the run stopped
+            if row is not None:
+                rows[(row["task_id"], row.get("sample", 0))] = row
+    return list(rows.values())
+
+
+def _parsed(line: str) -> dict | None:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        return None
+
+
 def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurrency: int = 1,
-              on_result=None, samples: int = 1) -> dict:
+              on_result=None, samples: int = 1, resume: bool = False) -> dict:
     """Runs every task `samples` times; `results.jsonl` (and, for model agents, `trajectories.jsonl`) grow one line
-    per finished trial; `summary.json` is written last, atomically."""
+    per finished trial; `summary.json` is written last, atomically. With `resume`, the trials already in `output`'s
+    results.jsonl (an interrupted run of the same tasks and agent) count as run and are not run again."""
     agent = make_agent(agent) if isinstance(agent, str) else agent
     output.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
     results: list[dict] = []
-    jobs = [(task, k) for k in range(samples) for task in tasks]
+    if resume:  # the finished trials kept, each file rewritten without a line torn by the stop
+        results = finished_trials(output / "results.jsonl")
+        _atomic_write(output / "results.jsonl", "".join(json.dumps(r) + "\n" for r in results))
+        if (output / "trajectories.jsonl").exists():  # one a kept trial, the last written
+            kept = {(r["task_id"], r.get("sample", 0)) for r in results}
+            lines = {}
+            for line in (output / "trajectories.jsonl").read_text().splitlines():
+                t = _parsed(line)
+                if t is not None and (t.get("task_id"), t.get("sample", 0)) in kept:
+                    lines[(t["task_id"], t.get("sample", 0))] = line
+            _atomic_write(output / "trajectories.jsonl", "".join(line + "\n" for line in lines.values()))
+    ran = {(r["task_id"], r.get("sample", 0)) for r in results}
+    jobs = [(task, k) for k in range(samples) for task in tasks if (task.id, k) not in ran]
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
     stopped = True
     try:
@@ -208,7 +239,7 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
                 close_all()
             _atomic_write(output / "summary.json", json.dumps(
                 {**summarize(results), "agent": agent.name, "backend": backend.name, "interrupted": True,
-                 "planned": len(jobs)}, indent=2) + "\n")
+                 "planned": len(tasks) * samples}, indent=2) + "\n")
     if (output / "trajectories.jsonl").stat().st_size == 0:
         (output / "trajectories.jsonl").unlink()
     summary = {**summarize(results), "agent": agent.name, "backend": backend.name}
