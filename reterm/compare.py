@@ -243,10 +243,14 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
                     traj = where / "trajectories.jsonl"
                     held_trajectories[name] = traj.read_bytes() if traj.exists() else b""
 
-            with ThreadPoolExecutor(2, thread_name_prefix="reterm-eval") as pool:
-                parts = [pool.submit(recovery_sets), pool.submit(heldout_sets)]
-                for part in parts:
-                    part.result()
+            if getattr(a, "sets_in_turn", False):  # one set after another, as before (benchmarks/eval_checkpoint.py)
+                recovery_sets()
+                heldout_sets()
+            else:
+                with ThreadPoolExecutor(2, thread_name_prefix="reterm-eval") as pool:
+                    parts = [pool.submit(recovery_sets), pool.submit(heldout_sets)]
+                    for part in parts:
+                        part.result()
     finally:
         policy.close()
     sets = {"recovery": {name: _recovery_part(r) for name, r in recoveries.items()},
