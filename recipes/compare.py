@@ -126,6 +126,10 @@ def parse_args(argv=None):
     ap.add_argument("--analysis-margin", type=float, default=None, metavar="M",
                     help="after every run that finishes, rewrite the confirmatory analysis in --out "
                          "(reterm.evaluation.confirm_report, non-inferiority margin M)")
+    ap.add_argument("--design", type=Path, default=None,
+                    help="a locked confirmatory design (python -m reterm.evaluation.design_lock lock): --out is bound "
+                         "to it before its first run (a folder bound to another, or with runs started unbound, is "
+                         "refused), and --analysis-margin's analysis reports its decision rules only against it")
     ap.add_argument("--report-only", action="store_true", help="train nothing: report the finished runs")
     ap.add_argument("--reuse", type=Path, default=None,
                     help="an earlier comparison's --out: its finished runs of these methods and seeds are reported "
@@ -224,6 +228,16 @@ def main(argv=None) -> int:
             print(f"learning rate {lrs[0]:g}, chosen by the sweep ({a.lr_from})", flush=True)
         arms = [(m, lr) for lr in lrs for m in a.methods]
     a.out.mkdir(parents=True, exist_ok=True)
+    if a.design is not None and not a.report_only:
+        from reterm.evaluation.design_lock import DesignError, bind
+
+        runs_dir = a.out / "runs"
+        try:
+            bound = bind(a.design, a.out, sorted(p for p in runs_dir.iterdir()) if runs_dir.is_dir() else [])
+        except DesignError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"design: {a.design} (SHA-256 {bound['sha256'][:12]}, bound {bound['bound_at']})", flush=True)
     if a.reuse:
         linked = reuse(a, arms)
         print(f"reusing from {a.reuse}: {', '.join(linked) or 'no finished run of these methods and seeds'}",
@@ -265,7 +279,8 @@ def analysis(a) -> None:
     from reterm.evaluation.confirm_report import write_report
 
     try:
-        paths = write_report(a.out, a.out, margin=a.analysis_margin)
+        paths = write_report(a.out, a.out, margin=a.analysis_margin, design=a.design,
+                             check_design=a.design is not None)
     except Exception as e:  # noqa: BLE001 - hours of training must not stop on the report
         print(f"analysis not written: {type(e).__name__}: {e}", flush=True)
         return

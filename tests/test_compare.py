@@ -567,8 +567,13 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
         run = tmp_path / f"run-{quick}"
         job = jobs.load_job(config, quick=quick, run_dir=str(run), overrides=[f"start={start}", "engine=transformers"])
         argv = {s.name: jobs.resolve(job, s) for s in job.stages}
-        assert list(argv) == ["design", "lr_bench", "lr_choice", "bench_in", "bench_out", "arms", "analysis"]
-        assert argv["design"] == ["cp", "benchmarks/confirm/design.md", str(run / "design" / "design.md")]
+        # the benchmarks frozen first (rule 4 reads them), then the design locked, and only then anything trains
+        assert list(argv) == ["lr_bench", "bench_in", "bench_out", "design", "lr_choice", "arms", "analysis"]
+        assert argv["design"][1:] == ["-m", "reterm.evaluation.design_lock", "lock", "benchmarks/confirm/design.md",
+                                      str(run / "design")] + (["--allow-draft"] if quick else [])
+        assert argv["arms"][argv["arms"].index("--design") + 1] == str(run / "design" / "design.md")
+        design_at = argv["analysis"].index("--design")
+        assert argv["analysis"][design_at + 1] == str(run / "design" / "design.md")
         for name in ("lr_bench", "bench_in", "bench_out"):
             (run / name / "states").mkdir(parents=True)
         (run / "lr_choice").mkdir()
@@ -587,7 +592,8 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
             assert "--split compare_fresh_heldout --samples 10 --max-states-per-episode 2 --max-family-share 0.1" in \
                 flags["bench_out"]
             assert all(f"--model {start}" in f for f in flags.values())
-            assert argv["analysis"][-2:] == ["--margin", "0.05"] and argv["analysis"][3] == str(run / "arms")
+            assert argv["analysis"][-4:-2] == ["--margin", "0.05"] and argv["analysis"][3] == str(run / "arms")
+            assert design_at == len(argv["analysis"]) - 2
         lr, arms = parsed[quick, "lr_choice"], parsed[quick, "arms"]
         assert lr.sft == arms.sft == start and lr.methods == arms.methods == methods
         assert lr.learning_rates == [1e-5, 3e-5] and lr.seeds == [100] and not set(lr.seeds) & set(arms.seeds)

@@ -25,6 +25,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from reterm.evaluation import design_lock
 from reterm.evaluation.hierarchical import (ArmComparison, by_category, hierarchical_bootstrap, non_inferiority,
                                             seed_differences, seed_rates, seed_results)
 
@@ -244,8 +245,10 @@ def also_reported(runs: Runs) -> dict[str, dict]:
 
 
 def analyse(run_dir: Path, margin: float, resamples: int = 10_000, seed: int = 0, step: int | None = None,
-            min_category_states: int = 20) -> dict:
-    """Everything analysis.md says, as data (analysis.json)."""
+            min_category_states: int = 20, design: Path | None = None, check_design: bool = False) -> dict:
+    """Everything analysis.md says, as data (analysis.json). With `check_design`, the decision rules are read only if
+    `design` is the locked design the runs were bound to (reterm.evaluation.design_lock); else `design_problem` says
+    why not, and every figure is exploratory."""
     if margin < 0:
         raise ValueError(f"margin is a size, >= 0; got {margin}")
     runs = load_runs(run_dir, step)
@@ -269,11 +272,14 @@ def analyse(run_dir: Path, margin: float, resamples: int = 10_000, seed: int = 0
         except ValueError:  # no unit scored: said in the contrasts' rows
             pass
     complete = not runs.pending and not lacking(runs)
+    why = design_lock.problem(design, run_dir) if check_design else None
     return {"step": runs.step, "margin": margin, "resamples": resamples, "bootstrap_seed": seed,
             "min_category_states": min_category_states, "plan": runs.plan, "complete": complete,
             "finished": {m: sorted(s) for m, s in runs.finished.items()}, "pending": runs.pending,
             "lacking": lacking(runs), "benchmarks": benchmarks(runs),
-            "rules": rules(table, margin, complete),
+            "design": None if design is None else str(design), "design_problem": why,
+            "rules": rules(table, margin, complete) if why is None else {
+                "primary analysis": f"not reported: {why}"},
             "contrasts": [{"a": a, "b": b, "role": "primary" if (a, b) == pairs[0] else "secondary",
                            "endpoints": table[(a, b)]} for a, b in pairs],
             "categories": categories, "nested": nested, "seeds": seeds, "also": also_reported(runs)}
@@ -296,6 +302,11 @@ def markdown(res: dict) -> str:
     n_planned = len(plan["methods"]) * len(plan["seeds"])
     n_done = sum(len(s) for m, s in res["finished"].items() if m in plan["methods"])
     lines = ["# The confirmatory comparison: analysis (benchmarks/confirm/design.md)", ""]
+    if res.get("design_problem"):
+        lines += [f"**The primary analysis is not reported**: {res['design_problem']}. Every figure below is "
+                  f"exploratory.", ""]
+    elif res.get("design"):
+        lines += [f"Read against the locked design `{res['design']}`.", ""]
     if res["complete"]:
         lines.append(f"**Final**: every planned run ({n_done} of {n_planned}) evaluated at step {res['step']}.")
     else:
@@ -412,7 +423,8 @@ def chart(res: dict, path: Path) -> None:
 
 
 def write_report(run_dir: Path, out: Path | None = None, margin: float = 0.05, **kw) -> list[Path]:
-    """analysis.md, analysis.json and analysis.png in `out` (default `run_dir`); returns their paths."""
+    """analysis.md, analysis.json and analysis.png in `out` (default `run_dir`); returns their paths. `kw`: analyse's
+    (`design` and `check_design` among them)."""
     out = out or run_dir
     res = analyse(run_dir, margin, **kw)
     out.mkdir(parents=True, exist_ok=True)
@@ -438,17 +450,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--step", type=int, default=None, help="the endpoints' step (default: the plan's last)")
     ap.add_argument("--min-category-states", type=int, default=20,
                     help="an error category is compared on its own from this many states of its benchmark")
+    ap.add_argument("--design", type=Path, default=None,
+                    help="the locked design (the confirm job's design/design.md): the decision rules are reported "
+                         "only if it is the one the runs were bound to, unedited (exit 2 and exploratory figures "
+                         "otherwise); without it the design is not checked")
     a = ap.parse_args(argv)
     if a.margin < 0 or a.resamples < 1:
         ap.error("--margin must be >= 0 and --resamples >= 1")
     try:
         paths = write_report(a.run_dir, a.out, a.margin, resamples=a.resamples, seed=a.seed, step=a.step,
-                             min_category_states=a.min_category_states)
+                             min_category_states=a.min_category_states, design=a.design,
+                             check_design=a.design is not None)
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(paths[0].read_text())
     print("wrote " + "  ".join(map(str, paths)))
+    why = json.loads(paths[1].read_text()).get("design_problem")
+    if why:
+        print(f"error: the primary analysis is not reported: {why}", file=sys.stderr)
+        return 2
     return 0
 
 
