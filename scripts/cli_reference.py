@@ -33,6 +33,7 @@ ENTRY_POINTS = [
     ("python recipes/main_job.py", ["recipes/main_job.py"]),
     ("python recipes/compare.py", ["recipes/compare.py"]),
     ("python -m reterm.evaluation.confirm_report", ["-m", "reterm.evaluation.confirm_report"]),
+    ("python -m reterm.evaluation.design_lock", ["-m", "reterm.evaluation.design_lock"]),
     ("python -m reterm.suites.generate", ["-m", "reterm.suites.generate"]),
     ("python -m reterm.suites.verify", ["-m", "reterm.suites.verify"]),
 ]

@@ -1,6 +1,7 @@
 """A confirmatory design fixed before anything it judges trains, and results read only against it.
 
-Three steps, each a function and a command (`python -m reterm.evaluation.design_lock lock|bind|check`):
+Three steps, each a function (`lock` and `problem` also a command: `python -m reterm.evaluation.design_lock
+lock|check`):
 
 - `lock(source, folder)`, the confirm job's `design` stage: refuses a design whose title says DRAFT, or one that git
   does not hold committed as it is (inside a git checkout); copies it to folder/design.md and writes
