@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import threading
 import math
 import re
 import sys
@@ -69,6 +70,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from reterm.compare import (DEFAULT_CONFIG, design, evaluate, eval_settings, method_args, prune,  # noqa: E402
                             report, reuse, run_name, run_record, stops, sweep_choice, sweep_choices, train)
+from reterm import stopping  # noqa: E402
 from reterm.suites import SPLITS  # noqa: E402
 
 
@@ -215,6 +217,8 @@ def heldout_sets(a) -> dict[str, list]:
 
 def main(argv=None) -> int:
     a = parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        stopping.install()  # Ctrl-C / SIGTERM: sandboxes closed, what is finished kept, out within seconds
     heldout = heldout_sets(a)
     settings = eval_settings(a.config, a.recipe_args)
     lrs: list[float | None] = list(a.learning_rates) if a.learning_rates else [None]

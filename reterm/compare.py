@@ -187,15 +187,18 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     from reterm.agent.policy import SamplingConfig
     from reterm.evaluation import recovery_bench as rb
     from reterm.evaluation.metrics import summarize_eval
-    from reterm.evaluation.trials import ModelAgent, run_tasks
+    from reterm.evaluation.trials import ModelAgent, finished_trials, run_tasks
     from reterm.options import open_backend
     from reterm.progress import progress_bar
 
     benches = getattr(a, "benches", None) or {a.bench.name: a.bench}
     held_sets = heldout if isinstance(heldout, dict) else {"heldout": heldout}
     s = settings
+    bench_states = {n: rb.load_states(b) for n, b in benches.items()}
     partial = _partial_dir(out, {"model": str(model_dir), "k": a.k, "samples": a.samples, "eval_seed": a.eval_seed,
-                                 "settings": s, "benches": {n: str(b) for n, b in benches.items()},
+                                 "policy": a.policy, "backend": a.backend, "settings": s,
+                                 "benches": {n: [str(b), sorted(x.id for x in bench_states[n])]
+                                             for n, b in benches.items()},
                                  "heldout": {n: sorted(t.id for t in ts) for n, ts in held_sets.items()}})
     sampling = SamplingConfig(max_new_tokens=s["max_new_tokens"], temperature=s["temperature"], seed=a.eval_seed)
     print(f"evaluate {model_dir} -> {out}", flush=True)
@@ -207,36 +210,50 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
         return EpisodeConfig(format=s["format"], max_turns=turns, observation_tokens=s["observation_tokens"],
                              max_context_tokens=s["max_context_tokens"], command_timeout_s=s["command_timeout_s"])
 
-    n_states = sum(len(rb.load_states(b)) for b in benches.values())
+    n_states = sum(map(len, bench_states.values()))
     recoveries, held_rows, held_trajectories = {}, {}, {}
     lock = threading.Lock()
+    from reterm import stopping
     try:
         with progress_bar("passed {task.fields[passed]}") as bar:  # in a log file: a line every 30 s
             rec = bar.add_task("recovery attempts", total=n_states * a.k, passed=0)
             held = bar.add_task("held-out episodes", total=sum(map(len, held_sets.values())) * a.samples, passed=0)
             passed = {rec: 0, held: 0}
 
-            def done(bar_id, row, log=None):
+            def done(bar_id, row, log=None, state_rows=None):
                 with lock:
-                    if log is not None:  # kept for a resumed evaluation
-                        log.write(json.dumps(row) + "\n")
-                        log.flush()
+                    if log is not None and not stopping.STOP.is_set():  # a stopped attempt is not a result
+                        rows = state_rows.setdefault(row["state"], [])
+                        rows.append(row)
+                        if len(rows) == a.k:  # a state's attempts kept together, for a resumed evaluation
+                            log.write("".join(json.dumps(r) + "\n" for r in rows))
+                            log.flush()
                     passed[bar_id] += bool(row["passed"])
                     bar.update(bar_id, advance=1, passed=passed[bar_id])
+
+            def earlier(bar_id, rows):  # what a resumed evaluation finished before, on the bar
+                with lock:
+                    passed[bar_id] += sum(bool(r["passed"]) for r in rows)
+                    bar.update(bar_id, advance=len(rows), passed=passed[bar_id])
 
             def recovery_sets():
                 for name, bench in benches.items():
                     path = partial / f"recovery-{name}.jsonl"
-                    previous = _jsonl_rows(path)
-                    path.write_text("".join(json.dumps(r) + "\n" for r in previous))  # without a torn line
-                    bar.update(rec, advance=sum(len(v) for v in rb.finished_states(previous, a.k).values()))
+                    ids = {x.id for x in bench_states[name]}
+                    previous = [r for rows in rb.finished_states(_jsonl_rows(path), a.k).values() for r in rows
+                                if r["state"] in ids]
+                    _atomic_write(path, "".join(json.dumps(r) + "\n" for r in previous))  # whole states only
+                    earlier(rec, previous)
+                    pending: dict[str, list] = {}  # attempts of states not finished yet
                     with path.open("a") as log:
                         recoveries[name] = rb.evaluate(policy, bench, backend, a.k, episodes(s["recovery_turns"]),
-                                                       a.concurrency, lambda row: done(rec, row, log), previous)
+                                                       a.concurrency, lambda row: done(rec, row, log, pending),
+                                                       previous)
 
             def heldout_sets():
                 for name, tasks in held_sets.items():
                     where = partial / f"heldout-{name}"
+                    earlier(held, finished_trials(where / "results.jsonl"))
                     run_tasks(tasks, backend, ModelAgent(policy, episodes(s["task_turns"])), where, a.concurrency,
                               lambda row: done(held, row), samples=a.samples, resume=True)
                     held_rows[name] = [json.loads(line) for line in (where / "results.jsonl").read_text().splitlines()]
@@ -297,6 +314,12 @@ def _partial_dir(out: Path, key: dict) -> Path:
     elif any(p.name != "key.json" for p in partial.iterdir()):
         print(f"{partial}: resuming the evaluation that stopped (what it finished is not run again)", flush=True)
     return partial
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def _jsonl_rows(path: Path) -> list[dict]:

@@ -16,11 +16,18 @@ import time
 
 STOP = threading.Event()
 GRACE_S = 8.0
+_code = [130]  # the exit status of the signal that set STOP
+
+
+def stopped() -> SystemExit:
+    """The exception a worker thread raises when it sees STOP set: the status the main thread exits with."""
+    return SystemExit(_code[0])
 
 
 def _on_signal(signum, frame) -> None:
     if STOP.is_set():
         os._exit(128 + signum)
+    _code[0] = 128 + signum
     STOP.set()
     from reterm.sandbox.base import close_all
 

@@ -249,6 +249,50 @@ def test_an_evaluation_stopped_partway_keeps_what_it_finished_and_runs_only_the_
     assert len(attempts) == 6 and "other settings" in capsys.readouterr().out
 
 
+def test_a_trial_ending_after_a_stop_is_not_kept_and_a_resumed_run_does_the_rest(tmp_path, monkeypatch):
+    """run_tasks in a worker thread (as `evaluate` runs it) when told to stop (reterm.stopping.STOP, which a signal
+    sets): the trial that ends after the stop was cut short and is not written as a result, nothing more starts, and
+    the thread raises the stop's SystemExit; run again with `resume`, only the trials not kept run."""
+    import threading
+
+    import reterm.evaluation.trials as trials
+    from reterm import stopping
+
+    tasks = [load_task(harbor_task(tmp_path / "tasks" / f"t{i}")) for i in range(3)]
+    ran, real, resumed = [], trials.run_trial, False
+
+    def trial(task, backend, agent, sample=0, logs=None):
+        phase = resumed  # a trial of the first run may still be ending (its sandbox closed) when the second starts
+        res = real(task, backend, agent, sample, logs)
+        ran.append((phase, task.id))
+        if task.id == "t1" and not phase:
+            stopping.STOP.set()  # the signal arrives while t1 runs
+        return res
+
+    monkeypatch.setattr(trials, "run_trial", trial)
+    out, caught = tmp_path / "run", []
+
+    def worker():
+        try:
+            trials.run_tasks(tasks, get_backend("local"), "oracle", out, concurrency=1)
+        except SystemExit as e:
+            caught.append(e.code)
+
+    try:
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join(300)
+    finally:
+        stopping.STOP.clear()
+    assert caught == [130] and ran[:2] == [(False, "t0"), (False, "t1")]
+    assert [r["task_id"] for r in trials.finished_trials(out / "results.jsonl")] == ["t0"]
+    assert json.loads((out / "summary.json").read_text())["interrupted"] is True
+    resumed = True
+    trials.run_tasks(tasks, get_backend("local"), "oracle", out, concurrency=1, resume=True)
+    assert sorted(x for phase, x in ran if phase) == ["t1", "t2"]
+    assert sorted(r["task_id"] for r in trials.finished_trials(out / "results.jsonl")) == ["t0", "t1", "t2"]
+
+
 def test_pooled_intervals_count_a_states_attempts_as_alike_over_seeds():
     """Two seeds x 4 attempts on 5 states, each state always or never recovered: 40 attempts that carry the
     information of 5 states. The interval must be the one over states, not the narrow one over attempts; results

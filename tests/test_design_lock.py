@@ -40,6 +40,9 @@ def test_a_draft_or_uncommitted_design_is_refused_and_a_final_committed_one_lock
     with pytest.raises(dl.DesignError, match="says it is a draft"):
         dl.lock(design, tmp_path / "run" / "design")
     assert not (tmp_path / "run" / "design" / dl.LOCK).exists()
+    design.write_text(design.read_text() + "an edit in progress\n")  # a toy run may lock a draft mid-edit
+    assert dl.lock(design, tmp_path / "toy" / "design", allow_draft=True)["draft"] is True
+    assert dl.draft(tmp_path / "toy" / "design" / "design.md")
     design.write_text(FINAL)
     with pytest.raises(dl.DesignError, match="not committed"):
         dl.lock(design, tmp_path / "run" / "design")
@@ -87,12 +90,16 @@ def test_a_folder_is_bound_once_and_the_analysis_reads_the_rules_only_against_it
     source.write_text(FINAL)
     design.unlink()
     assert "the design is missing" in dl.problem(design, run)
+    design.write_text(FINAL)
+    (run / dl.BINDING).write_text("{not json")
+    assert "not a design record" in dl.problem(design, run)
+    dl.bind(design, tmp_path / "again")
     # another design cannot take over the folder
     other = tmp_path / "other.md"
     other.write_text(FINAL.replace("Forking", "Something else"))
     dl.lock(other, tmp_path / "job2" / "design")
     with pytest.raises(dl.DesignError, match="was started under another design"):
-        dl.bind(tmp_path / "job2" / "design" / "design.md", run)
+        dl.bind(tmp_path / "job2" / "design" / "design.md", tmp_path / "again")
 
 
 def test_compare_refuses_a_folder_bound_to_another_design(tmp_path, capsys):

@@ -273,11 +273,12 @@ def analyse(run_dir: Path, margin: float, resamples: int = 10_000, seed: int = 0
             pass
     complete = not runs.pending and not lacking(runs)
     why = design_lock.problem(design, run_dir) if check_design else None
+    toy = check_design and why is None and design_lock.draft(design)
     return {"step": runs.step, "margin": margin, "resamples": resamples, "bootstrap_seed": seed,
             "min_category_states": min_category_states, "plan": runs.plan, "complete": complete,
             "finished": {m: sorted(s) for m, s in runs.finished.items()}, "pending": runs.pending,
             "lacking": lacking(runs), "benchmarks": benchmarks(runs),
-            "design": None if design is None else str(design), "design_problem": why,
+            "design": None if design is None else str(design), "design_problem": why, "design_draft": toy,
             "rules": rules(table, margin, complete) if why is None else {
                 "primary analysis": f"not reported: {why}"},
             "contrasts": [{"a": a, "b": b, "role": "primary" if (a, b) == pairs[0] else "secondary",
@@ -305,6 +306,9 @@ def markdown(res: dict) -> str:
     if res.get("design_problem"):
         lines += [f"**The primary analysis is not reported**: {res['design_problem']}. Every figure below is "
                   f"exploratory.", ""]
+    elif res.get("design_draft"):
+        lines += [f"Read against `{res['design']}`, a **draft** locked for a toy run: its decisions are no one's "
+                  f"evidence.", ""]
     elif res.get("design"):
         lines += [f"Read against the locked design `{res['design']}`.", ""]
     if res["complete"]:

@@ -49,20 +49,28 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _git(path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=path.parent, capture_output=True, text=True)
+def _git(path: Path, *args: str) -> subprocess.CompletedProcess | None:
+    """git's answer in `path`'s folder, or None where there is no git to ask."""
+    try:
+        return subprocess.run(["git", *args], cwd=path.parent, capture_output=True, text=True)
+    except FileNotFoundError:
+        return None
 
 
 def committed(path: Path) -> str | None:
     """The commit that last changed `path`, when git holds it unchanged; None outside a git checkout. DesignError when
     git does not hold it, or holds it with changes not committed."""
     path = Path(path).resolve()
-    if _git(path, "rev-parse", "--is-inside-work-tree").returncode != 0:
+    inside = _git(path, "rev-parse", "--is-inside-work-tree")
+    if inside is None or inside.returncode != 0:
         return None
     status = _git(path, "status", "--porcelain", "--", path.name).stdout.strip()
+    if status.startswith("??"):
+        raise DesignError(f"{path}: not committed (git does not track it); commit the design before it is locked, so "
+                          f"that the log shows it preceding the runs")
     if status:
-        raise DesignError(f"{path}: git holds changes to it that are not committed ({status.split()[0]}); commit the "
-                          f"design before it is locked, so that the log shows it preceding the runs")
+        raise DesignError(f"{path}: git holds changes to it that are not committed; commit the design before it is "
+                          f"locked, so that the log shows it preceding the runs")
     commit = _git(path, "log", "-1", "--format=%H", "--", path.name).stdout.strip()
     if not commit:
         raise DesignError(f"{path}: not committed; commit the design before it is locked")
@@ -78,7 +86,7 @@ def lock(source: Path, folder: Path, allow_draft: bool = False) -> dict:
     digest = sha256(source)
     lock_file = folder / LOCK
     if lock_file.exists():
-        record = json.loads(lock_file.read_text())
+        record = _read(lock_file)
         if record["sha256"] != digest:
             raise DesignError(f"{source} is not the design this run folder was locked to ({lock_file}: SHA-256 "
                               f"{record['sha256'][:12]}, locked {record['locked_at']}; the file now "
@@ -89,12 +97,13 @@ def lock(source: Path, folder: Path, allow_draft: bool = False) -> dict:
     if "DRAFT" in title.upper() and not allow_draft:
         raise DesignError(f"{source}: its title says it is a draft ({title.strip()!r}); finalize it (section 6 rule 4 "
                           f"first) and commit it before anything it judges runs")
-    commit = committed(source)
+    draft = "DRAFT" in title.upper()
+    commit = None if draft else committed(source)  # a draft (toy runs) may be mid-edit
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / ".design.md.tmp"
     shutil.copyfile(source, tmp)
     tmp.replace(folder / "design.md")
-    record = {"sha256": digest, "source": str(source.resolve()), "commit": commit, "draft": "DRAFT" in title.upper(),
+    record = {"sha256": digest, "source": str(source.resolve()), "commit": commit, "draft": draft,
               "locked_at": time.strftime("%Y-%m-%d %H:%M:%S")}
     _write(lock_file, record)
     return record
@@ -107,7 +116,7 @@ def bind(design: Path, out: Path, runs: list[Path] = ()) -> dict:
     record = _locked(design)
     binding = out / BINDING
     if binding.exists():
-        bound = json.loads(binding.read_text())
+        bound = _read(binding)
         if bound["sha256"] != record["sha256"]:
             raise DesignError(f"{out} was started under another design (SHA-256 {bound['sha256'][:12]}, bound "
                               f"{bound['bound_at']}); {design} is {record['sha256'][:12]}: results under two designs "
@@ -134,7 +143,10 @@ def problem(design: Path | None, out: Path) -> str | None:
     binding = Path(out) / BINDING
     if not binding.exists():
         return f"{out} was not bound to a design before its runs ({BINDING} missing)"
-    bound = json.loads(binding.read_text())
+    try:
+        bound = _read(binding)
+    except DesignError as e:
+        return str(e)
     if bound["sha256"] != record["sha256"]:
         return (f"the runs in {out} were bound to another design (SHA-256 {bound['sha256'][:12]}) than {design} "
                 f"({record['sha256'][:12]})")
@@ -149,12 +161,29 @@ def _locked(design: Path) -> dict:
     if not lock_file.exists():
         raise DesignError(f"{design}: not a locked design ({LOCK} missing beside it; the confirm job's design stage "
                           f"makes it)")
-    record = json.loads(lock_file.read_text())
+    record = _read(lock_file)
     for path in (design, Path(record["source"])):
         if path.is_file() and sha256(path) != record["sha256"]:
             raise DesignError(f"{path} was edited above its '{EXPLORATORY}' heading after the design was locked "
                               f"({record['locked_at']}, SHA-256 {record['sha256'][:12]}; now {sha256(path)[:12]})")
     return record
+
+
+def _read(path: Path) -> dict:
+    """A lock or binding record; DesignError naming the file if it is not one."""
+    try:
+        record = json.loads(path.read_text())
+        if isinstance(record, dict) and isinstance(record.get("sha256"), str):
+            return record
+    except (OSError, json.JSONDecodeError):
+        pass
+    raise DesignError(f"{path}: not a design record (JSON with a sha256); it was damaged or written by something "
+                      f"else: restore it, or start a new run folder")
+
+
+def draft(design: Path) -> bool:
+    """Whether the locked design was a draft, locked for a toy run."""
+    return bool(_read(Path(design).parent / LOCK).get("draft"))
 
 
 def _write(path: Path, record: dict) -> None:

@@ -144,7 +144,8 @@ def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurren
     states = load_states(bench_dir)
     attempts: list[dict] = []
     if previous:
-        earlier = finished_states(previous, k)
+        ids = {s.id for s in states}
+        earlier = {s: rows for s, rows in finished_states(previous, k).items() if s in ids}
         attempts = [row for rows in earlier.values() for row in rows]
         states = [s for s in states if s.id not in earlier]
     lock = threading.Lock()

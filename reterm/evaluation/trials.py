@@ -219,6 +219,8 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
                        for task, k in jobs]
             for fut in as_completed(futures):
                 trial = fut.result()
+                if stopping.STOP.is_set():  # told to stop: a trial ending now was cut short, not a result
+                    break
                 row = trial.to_dict()
                 with lock:
                     f.write(json.dumps(row) + "\n")
@@ -229,7 +231,8 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
                     results.append(row)
                 if on_result:
                     on_result(row)
-        stopped = False
+            else:
+                stopped = False
     finally:
         # Told to stop (or failing): trials not started are dropped, running ones end with their sandboxes, and
         # the summary says how far the run got; results.jsonl already holds every finished trial.
@@ -240,6 +243,8 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
             _atomic_write(output / "summary.json", json.dumps(
                 {**summarize(results), "agent": agent.name, "backend": backend.name, "interrupted": True,
                  "planned": len(tasks) * samples}, indent=2) + "\n")
+    if stopped:  # the loop left early, told to stop (in a worker thread: the main thread has its own exit)
+        raise stopping.stopped()
     if (output / "trajectories.jsonl").stat().st_size == 0:
         (output / "trajectories.jsonl").unlink()
     summary = {**summarize(results), "agent": agent.name, "backend": backend.name}

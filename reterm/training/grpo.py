@@ -366,7 +366,7 @@ class ReTermGRPOTrainer(GRPOTrainer):
         rows["importance_sampling_ratio"] = r
         mode = "train" if self.model.training else "eval"
         is_ratio.log_stats(self._metrics[mode], self.accelerator.gather, logps, rows["sampling_per_token_logps"],
-                           mask, r)
+                           mask, r, self.vllm_importance_sampling_mode)
 
     def _logps_and_entropies(self, model, input_ids, attention_mask, logits_to_keep, batch_size=None,
                              compute_entropy=False, compute_aux_loss=False, **kwargs):

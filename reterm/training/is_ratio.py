@@ -53,14 +53,16 @@ def ratio(model_logps: torch.Tensor, sampling_logps: torch.Tensor, mask: torch.T
 
 
 def log_stats(metrics: dict, gather, model_logps: torch.Tensor, sampling_logps: torch.Tensor, mask: torch.Tensor,
-              r: torch.Tensor) -> None:
+              r: torch.Tensor, mode: str) -> None:
     """TRL's sampling metrics for one micro-batch's loss rows: the |logprob difference| between model and engine
-    (mean, max) over the scored tokens, and the correction factor (min, mean, max). `gather`: the accelerator's."""
+    (mean, max) over the scored tokens, and the correction factor (min, mean, max; per sequence in the sequence
+    modes). `gather`: the accelerator's. TRL logs them once per generated batch; here once per micro-batch, and the
+    logged value of each is the mean over the step's micro-batches (of their extremes, for min and max)."""
     keep = mask.bool()
     delta = (model_logps.detach() - sampling_logps).abs()
     delta = delta[keep & ~torch.isnan(delta)]
     zero = torch.zeros((), device=delta.device)
-    flat = r.flatten() if r.size(-1) == 1 and mask.size(-1) != 1 else r[keep]
+    flat = r.flatten() if mode.startswith("sequence") else r[keep]
     stats = {
         "sampling/sampling_logp_difference/mean": (delta.mean() if delta.numel() else zero, "mean"),
         "sampling/sampling_logp_difference/max": (delta.max() if delta.numel() else zero, "max"),
