@@ -187,7 +187,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     from reterm.agent.policy import SamplingConfig
     from reterm.evaluation import recovery_bench as rb
     from reterm.evaluation.metrics import summarize_eval
-    from reterm.evaluation.trials import ModelAgent, finished_trials, run_tasks
+    from reterm.evaluation.trials import ModelAgent, atomic_write, finished_trials, jsonl_rows, run_tasks
     from reterm.options import open_backend
     from reterm.progress import progress_bar
 
@@ -240,9 +240,9 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
                 for name, bench in benches.items():
                     path = partial / f"recovery-{name}.jsonl"
                     ids = {x.id for x in bench_states[name]}
-                    previous = [r for rows in rb.finished_states(_jsonl_rows(path), a.k).values() for r in rows
+                    previous = [r for rows in rb.finished_states(jsonl_rows(path), a.k).values() for r in rows
                                 if r["state"] in ids]
-                    _atomic_write(path, "".join(json.dumps(r) + "\n" for r in previous))  # whole states only
+                    atomic_write(path, "".join(json.dumps(r) + "\n" for r in previous))  # whole states only
                     earlier(rec, previous)
                     pending: dict[str, list] = {}  # attempts of states not finished yet
                     with path.open("a") as log:
@@ -314,24 +314,6 @@ def _partial_dir(out: Path, key: dict) -> Path:
     elif any(p.name != "key.json" for p in partial.iterdir()):
         print(f"{partial}: resuming the evaluation that stopped (what it finished is not run again)", flush=True)
     return partial
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def _jsonl_rows(path: Path) -> list[dict]:
-    """The whole lines of a JSONL file that a stop may have cut (the torn last line left out); [] if absent."""
-    rows = []
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass
-    return rows
 
 
 def _beside(out: Path, name: str, suffix: str) -> Path:

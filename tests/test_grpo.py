@@ -462,12 +462,7 @@ def test_shared_prefix_forward_trains_exactly_like_trls_forward(tmp_path, tiny_m
     assert len(shared) == 1 and shared[0] is not None
     assert together == [4, 4]  # each group's rows ran together, wherever the shuffle put them
     assert loss_on == pytest.approx(loss_off, abs=1e-6) and len(loss_on) == 1
-    base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
-    moved = 0
-    for (n, a), (_, b) in zip(on.named_parameters(), off.named_parameters()):
-        d_on, d_off = (a - base[n]).detach(), (b - base[n]).detach()  # the update, linear in the gradient under SGD
-        assert (d_on - d_off).norm() <= 1e-3 * d_off.norm() + 1e-7, (n, (d_on - d_off).norm(), d_off.norm())
-        moved += bool(d_off.norm() > 0)
+    moved = _same_update(on, off, tiny_model_dir)
     assert moved  # the step did train
 
 
@@ -529,12 +524,7 @@ def test_zero_advantage_rows_are_skipped_with_the_same_update(tmp_path, tiny_mod
     assert rows_on[0][1] < rows_off[0][1]  # the flat group's longer completions' columns were cut
     assert logged_on == [0.5 if mixed else 0.125]
     assert loss_on == pytest.approx(loss_off, abs=1e-6) and len(loss_on) == 1
-    base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
-    moved = 0
-    for (n, a), (_, b) in zip(on.named_parameters(), off.named_parameters()):
-        d_on, d_off = (a - base[n]).detach(), (b - base[n]).detach()
-        assert (d_on - d_off).norm() <= 1e-3 * d_off.norm() + 1e-7, (n, (d_on - d_off).norm(), d_off.norm())
-        moved += bool(d_off.norm() > 0)
+    moved = _same_update(on, off, tiny_model_dir)
     assert bool(moved) == mixed  # a mixed group trains; flat groups alone give a zero update both ways
 
 
@@ -593,13 +583,22 @@ def test_is_ratio_from_the_loss_forward_trains_like_trls_extra_forward(tmp_path,
     assert max_off[0] > 1.01  # the ratio did differ from 1
     # TRL averages over the whole batch; here over the loss rows (both groups mixed: every row)
     assert mean_on[0] == pytest.approx(mean_off[0], rel=1e-4)
-    base = dict(AutoModelForCausalLM.from_pretrained(tiny_model_dir).named_parameters())
+    moved = _same_update(on, off, tiny_model_dir)
+    assert moved
+
+
+def _same_update(on, off, model_dir) -> int:
+    """Asserts that two models trained one step from `model_dir` moved alike, parameter by parameter (under SGD the
+    update is linear in the gradient): within 1e-3 of the update's norm. Returns how many parameters moved."""
+    from transformers import AutoModelForCausalLM
+
+    base = dict(AutoModelForCausalLM.from_pretrained(model_dir).named_parameters())
     moved = 0
     for (n, a), (_, b) in zip(on.named_parameters(), off.named_parameters()):
         d_on, d_off = (a - base[n]).detach(), (b - base[n]).detach()
         assert (d_on - d_off).norm() <= 1e-3 * d_off.norm() + 1e-7, (n, (d_on - d_off).norm(), d_off.norm())
         moved += bool(d_off.norm() > 0)
-    assert moved
+    return moved
 
 
 def _logprobs(model, prompt, completion):

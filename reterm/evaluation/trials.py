@@ -151,11 +151,12 @@ def run_trial(task: Task, backend: Backend, agent, sample: int = 0, logs: Path |
     if logs is not None:
         res.logs = str(logs)
         logs.mkdir(parents=True, exist_ok=True)
-        _atomic_write(logs / "result.json", json.dumps(res.to_dict(), indent=2) + "\n")
+        atomic_write(logs / "result.json", json.dumps(res.to_dict(), indent=2) + "\n")
     return res
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str) -> None:
+    """`text` into `path` through a temporary file beside it: a reader never sees half of it."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     tmp.write_text(text)
     os.replace(tmp, path)
@@ -173,20 +174,19 @@ def summarize(results: list[dict]) -> dict:
 
 def finished_trials(path: Path) -> list[dict]:
     """The rows of a results.jsonl that an interrupted run left, one per (task, sample), a torn last line skipped."""
-    rows: dict[tuple, dict] = {}
+    return list({(row["task_id"], row.get("sample", 0)): row for row in jsonl_rows(path)}.values())
+
+
+def jsonl_rows(path: Path) -> list[dict]:
+    """The whole lines of a JSONL file that a stop may have cut (a torn line left out); [] if it is absent."""
+    rows = []
     if path.exists():
         for line in path.read_text().splitlines():
-            row = _parsed(line)  # None: the line being written when the run stopped
-            if row is not None:
-                rows[(row["task_id"], row.get("sample", 0))] = row
-    return list(rows.values())
-
-
-def _parsed(line: str) -> dict | None:
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        return None
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass  # the line being written when the run stopped
+    return rows
 
 
 def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurrency: int = 1,
@@ -200,15 +200,12 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
     results: list[dict] = []
     if resume:  # the finished trials kept, each file rewritten without a line torn by the stop
         results = finished_trials(output / "results.jsonl")
-        _atomic_write(output / "results.jsonl", "".join(json.dumps(r) + "\n" for r in results))
+        atomic_write(output / "results.jsonl", "".join(json.dumps(r) + "\n" for r in results))
         if (output / "trajectories.jsonl").exists():  # one a kept trial, the last written
             kept = {(r["task_id"], r.get("sample", 0)) for r in results}
-            lines = {}
-            for line in (output / "trajectories.jsonl").read_text().splitlines():
-                t = _parsed(line)
-                if t is not None and (t.get("task_id"), t.get("sample", 0)) in kept:
-                    lines[(t["task_id"], t.get("sample", 0))] = line
-            _atomic_write(output / "trajectories.jsonl", "".join(line + "\n" for line in lines.values()))
+            trajs = {(t.get("task_id"), t.get("sample", 0)): t for t in jsonl_rows(output / "trajectories.jsonl")}
+            atomic_write(output / "trajectories.jsonl", "".join(json.dumps(t) + "\n" for key, t in trajs.items()
+                                                                if key in kept))
     ran = {(r["task_id"], r.get("sample", 0)) for r in results}
     jobs = [(task, k) for k in range(samples) for task in tasks if (task.id, k) not in ran]
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
@@ -240,7 +237,7 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
         if stopped:
             if stopping.STOP.is_set():
                 close_all()
-            _atomic_write(output / "summary.json", json.dumps(
+            atomic_write(output / "summary.json", json.dumps(
                 {**summarize(results), "agent": agent.name, "backend": backend.name, "interrupted": True,
                  "planned": len(tasks) * samples}, indent=2) + "\n")
     if stopped:  # the loop left early, told to stop (in a worker thread: the main thread has its own exit)
@@ -248,5 +245,5 @@ def run_tasks(tasks: list[Task], backend: Backend, agent, output: Path, concurre
     if (output / "trajectories.jsonl").stat().st_size == 0:
         (output / "trajectories.jsonl").unlink()
     summary = {**summarize(results), "agent": agent.name, "backend": backend.name}
-    _atomic_write(output / "summary.json", json.dumps(summary, indent=2) + "\n")
+    atomic_write(output / "summary.json", json.dumps(summary, indent=2) + "\n")
     return summary
