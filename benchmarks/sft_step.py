@@ -8,7 +8,9 @@ as TRL runs it on a CPU (every position of the batch scored, over the whole voca
 *compact*: the same with only the positions that carry loss scored (`cpu_score_trained_only`, on by default);
 *compact-fused*: and torch's fused AdamW (`optim: adamw_torch_fused`); *compact-bs8*: 8 rows in one micro-batch;
 *compact-bs2*: 2 x 4, grouped by length; *compact-bs1*: the recipe as shipped, 1 x 8 in random order (a row alone
-needs no padding mask, so attention runs causal). Reported per arm: the median and mean of steps 2..N (the first step
+needs no padding mask, so attention runs causal); *bs1-eager*, *bs1-fused*, *bs1-compile*: the recipe as shipped with
+attention as plain matrix products (`attn_implementation: eager`) instead of torch's CPU flash kernel, with torch's
+fused AdamW, or under `torch.compile` (`torch_compile: true`; rows of new lengths may recompile). Reported per arm: the median and mean of steps 2..N (the first step
 warms up), non-padding tokens trained per second, the per-step train loss (arms with the same batch size and order see
 the same rows, so their losses must agree within float noise), peak RSS, and the ratio to the first arm. Arms that
 batch differently see other rows in their first steps: compare them by tokens per second as well as by seconds a
@@ -40,6 +42,10 @@ ARMS = {
     "compact-bs2": ["--per_device_train_batch_size", "2", "--gradient_accumulation_steps", "4",
                     "--train_sampling_strategy", "group_by_length"],
     "compact-bs1": [],  # the recipe as shipped: one row at a time, 8 a step, random order
+    # levers tried on the recipe as shipped (each sees the same rows in the same order as compact-bs1)
+    "bs1-eager": ["--attn_implementation", "eager"],
+    "bs1-fused": ["--optim", "adamw_torch_fused"],
+    "bs1-compile": ["--torch_compile", "true"],
 }
 
 
