@@ -288,9 +288,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
     for name, data in held_trajectories.items():
         path = out.with_suffix(".heldout.jsonl.gz") if name == first_held else _beside(out, name, "heldout.jsonl.gz")
         path.write_bytes(gzip.compress(data))
-    tmp_out = out.with_suffix(".tmp")
-    tmp_out.write_text(json.dumps(result, indent=1) + "\n")
-    os.replace(tmp_out, out)  # a crash never leaves a half-written result that a rerun would trust
+    atomic_write(out, json.dumps(result, indent=1) + "\n")  # never a half-written result that a rerun would trust
     shutil.rmtree(partial, ignore_errors=True)
     return result
 
