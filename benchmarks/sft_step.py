@@ -10,7 +10,9 @@ as TRL runs it on a CPU (every position of the batch scored, over the whole voca
 *compact-bs2*: 2 x 4, grouped by length; *compact-bs1*: the recipe as shipped, 1 x 8 in random order (a row alone
 needs no padding mask, so attention runs causal); *bs1-eager*, *bs1-fused*, *bs1-compile*: the recipe as shipped with
 attention as plain matrix products (`attn_implementation: eager`) instead of torch's CPU flash kernel, with torch's
-fused AdamW, or under `torch.compile` (`torch_compile: true`; rows of new lengths may recompile). Reported per arm: the median and mean of steps 2..N (the first step
+fused AdamW, or under `torch.compile` (`torch_compile: true`; rows of new lengths may recompile); *packed-8*,
+*packed-4x2*: the step's 8 rows packed into one sequence (or two of 4 rows) with `padding_free: true`, attention run
+within each row (reterm/training/packing.py), so every other product runs over the whole pack at once. Reported per arm: the median and mean of steps 2..N (the first step
 warms up), non-padding tokens trained per second, the per-step train loss (arms with the same batch size and order see
 the same rows, so their losses must agree within float noise), peak RSS, and the ratio to the first arm. Arms that
 batch differently see other rows in their first steps: compare them by tokens per second as well as by seconds a
@@ -46,6 +48,11 @@ ARMS = {
     "bs1-eager": ["--attn_implementation", "eager"],
     "bs1-fused": ["--optim", "adamw_torch_fused"],
     "bs1-compile": ["--torch_compile", "true"],
+    # the step's rows packed into one sequence, attention within each row (reterm/training/packing.py): the same rows
+    # in the same order as compact-bs1, so the same loss per step
+    "packed-8": ["--per_device_train_batch_size", "8", "--gradient_accumulation_steps", "1", "--padding_free", "true"],
+    "packed-4x2": ["--per_device_train_batch_size", "4", "--gradient_accumulation_steps", "2", "--padding_free",
+                   "true"],
 }
 
 

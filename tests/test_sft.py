@@ -186,3 +186,67 @@ def test_paper_scale_sft_recipe_feeds_the_grpo_recipes_and_refuses_clearly_witho
     assert _recipe().main(["--config", str(scale / "sft.yaml")]) == 2
     err = capsys.readouterr().err
     assert "needs CUDA GPUs" in err and "_cpu.yaml" in err and "Traceback" not in err
+
+
+def test_packed_rows_train_exactly_as_rows_alone(tiny_model, tokenizer, demos):
+    """`varlen_sdpa`: a micro-batch packed into one sequence (TRL's padding-free collator) gives the loss and the
+    gradients of its rows one at a time (the token-weighted mean), within float32 rounding, on a model with grouped
+    key/value heads; rows of different lengths."""
+    import copy
+
+    from trl.trainer.sft_trainer import DataCollatorForLanguageModeling
+
+    from reterm.training import packing
+
+    packing.register()
+    model = copy.deepcopy(tiny_model).train()
+    ds = prepare_dataset(build_mod.load_dataset_dir(demos)["train"], tokenizer)
+    rows = []
+    for ex in list(ds)[:4]:
+        labels = [t if m else -100 for t, m in zip(ex["input_ids"], ex["assistant_masks"])]
+        rows.append({"input_ids": ex["input_ids"], "labels": labels})
+    assert len({len(r["input_ids"]) for r in rows}) > 1
+
+    def grads(loss):
+        model.zero_grad()
+        loss.backward()
+        return torch.cat([p.grad.flatten() for p in model.parameters()])
+
+    model.config._attn_implementation = "sdpa"
+    n_items = sum(sum(1 for t in r["labels"][1:] if t != -100) for r in rows)
+    total = 0
+    for r in rows:
+        out = model(input_ids=torch.tensor([r["input_ids"]]), labels=torch.tensor([r["labels"]]),
+                    num_items_in_batch=n_items)
+        total = total + out.loss
+    alone_grads = grads(total)
+
+    model.config._attn_implementation = packing.NAME
+    batch = DataCollatorForLanguageModeling(pad_token_id=tokenizer.eos_token_id, padding_free=True)(rows)
+    assert batch["input_ids"].shape[0] == 1 and len(batch["cu_seq_lens_q"]) == len(rows) + 1
+    packed = model(**batch, num_items_in_batch=n_items)
+    packed_grads = grads(packed.loss)
+    assert packed.loss.item() == pytest.approx(total.item(), rel=1e-5)
+    assert torch.allclose(packed_grads, alone_grads, rtol=1e-4, atol=1e-6)
+
+
+def test_padding_free_recipe_steps_match_rows_alone_and_refuses_cross_row_attention(demos, tiny_model_dir,
+                                                                                     tmp_path, capsys):
+    """The recipe with `padding_free: true` (4 rows packed, one micro-batch a step) logs the same loss per step as
+    the same 4 rows one at a time (4 accumulated micro-batches), and an attention that would mix rows is refused."""
+    sft = _recipe()
+
+    def losses(out, *extra):
+        trainer, _ = sft.build_trainer(*sft.parse(_args(demos, tiny_model_dir, tmp_path / out, "--max_steps", "2",
+                                                        *extra)[:]))
+        trainer.train()
+        return [h["loss"] for h in trainer.state.log_history if "loss" in h]
+
+    alone = losses("alone", "--per_device_train_batch_size", "1", "--gradient_accumulation_steps", "4")
+    packed = losses("packed", "--per_device_train_batch_size", "4", "--gradient_accumulation_steps", "1",
+                    "--padding_free", "true")
+    assert len(alone) == len(packed) == 2
+    assert packed == pytest.approx(alone, rel=1e-4)
+    rc = sft.main(_args(demos, tiny_model_dir, tmp_path / "eager", "--max_steps", "1", "--padding_free", "true",
+                        "--attn_implementation", "eager"))
+    assert rc == 2 and "attn_implementation eager would let rows attend to each other" in capsys.readouterr().err
