@@ -285,6 +285,23 @@ def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episo
                                                    "by_category")}))
 
 
+@recovery_bench.command("thin")
+@click.argument("bench_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--max-states", type=click.IntRange(1), required=True,
+              help="states kept: families in turn, then each family's task instances in turn, by state id only")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="the smaller benchmark (replaced if it holds an earlier thinning)")
+def recovery_bench_thin(bench_dir, max_states, out_dir) -> None:
+    """A smaller benchmark from a frozen one, chosen by state ids alone (no outcome is read), every family kept."""
+    from reterm.evaluation import recovery_bench as rb
+
+    try:
+        summary = rb.thin(Path(bench_dir), Path(out_dir), max_states)
+    except (FileNotFoundError, FileExistsError, ValueError, json.JSONDecodeError) as e:
+        _fail(str(e))
+    click.echo(json.dumps({k: summary[k] for k in ("states", "thinned_from", "by_family", "by_category")}))
+
+
 @recovery_bench.command("eval")
 @click.argument("bench_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("-k", "k", type=click.IntRange(1, 64), default=4, show_default=True, help="attempts per state")

@@ -82,3 +82,51 @@ def test_balance_caps_every_family_at_its_share_spread_over_its_instances():
     assert per_family["big"] == 5 and per_family["f"] == 3  # only what is over the cap goes
     assert len({r["task_id"] for r in kept if r["family"] == "big"}) == 4  # every instance of the family stays
     assert balance(rows, 1.0) == (sorted(rows, key=lambda r: r["id"]), [])
+
+
+def test_thin_keeps_every_family_and_instance_it_can_and_links_the_states(tmp_path):
+    """`reterm recovery-bench thin`: a smaller benchmark chosen by ids alone, families then instances in turn; the
+    states' files shared with the source; a bad source named; an earlier thinning replaced, never half-written."""
+    from collections import Counter
+
+    from click.testing import CliRunner
+
+    from reterm.cli import main
+
+    rows = [{"id": f"{f}-{t}-s{i}-t3", "family": f, "task_id": f"{f}-{t}", "category": "syntax_error" if i % 2 else
+             "wrong_path", "turn": 3} for f, n in [("big", 30), ("b", 6), ("c", 2)] for i in range(n)
+            for t in [i % 3]]
+    src = tmp_path / "bench"
+    for r in rows:
+        (src / "states" / r["id"]).mkdir(parents=True)
+        (src / "states" / r["id"] / "state.json").write_text(json.dumps(r))
+    (src / "manifest.json").write_text(json.dumps({"episodes": {"n": 9}, "states": len(rows), "states_list": rows}))
+
+    kept = rb.thin_rows(rows, 10)
+    fams = Counter(r["family"] for r in kept)
+    assert len(kept) == 10 and fams == {"big": 4, "b": 4, "c": 2}  # in turn: the small family keeps all it has
+    assert len({r["task_id"] for r in kept if r["family"] == "big"}) == 3  # spread over the family's instances
+    assert rb.thin_rows(rows, 1000) == sorted(rows, key=lambda r: r["id"])
+    assert rb.thin_rows(list(reversed(rows)), 10) == kept  # ids alone decide
+
+    out = tmp_path / "small"
+    res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "10", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [r["id"] for r in manifest["states_list"]] == [r["id"] for r in kept]
+    assert manifest["thinned_from"] == {"bench": str(src), "states": len(rows), "max_states": 10}
+    assert sorted(p.name for p in (out / "states").iterdir()) == [r["id"] for r in kept]
+    first = kept[0]["id"]
+    assert (out / "states" / first / "state.json").stat().st_ino == (src / "states" / first / "state.json").stat().st_ino
+    res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "4", "--out", str(out)])
+    assert res.exit_code == 0 and len(list((out / "states").iterdir())) == 4  # replaced whole
+
+    (src / "states" / rows[0]["id"] / "state.json").unlink()
+    (src / "states" / rows[0]["id"]).rmdir()
+    res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "60", "--out",
+                                    str(tmp_path / "broken")])
+    assert res.exit_code != 0 and rows[0]["id"] in res.output and "missing" in res.output
+    assert not (tmp_path / "broken").exists() and not list(tmp_path.glob(".broken*"))
+    res = CliRunner().invoke(main, ["recovery-bench", "thin", str(tmp_path / "small" / "states"), "--max-states",
+                                    "3", "--out", str(tmp_path / "x")])
+    assert res.exit_code != 0 and "no manifest.json" in res.output

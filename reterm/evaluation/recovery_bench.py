@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
 import threading
 from collections import defaultdict
@@ -118,6 +119,74 @@ def balance(rows: list[dict], max_share: float) -> tuple[list[dict], list[dict]]
         kept += order[:sizes[f]]
         dropped += order[sizes[f]:]
     return sorted(kept, key=lambda r: r["id"]), sorted(dropped, key=lambda r: r["id"])
+
+
+def thin_rows(rows: list[dict], max_states: int) -> list[dict]:
+    """At most `max_states` of a benchmark's states, chosen from their ids alone (never from any outcome): families
+    in turn (sorted), and within a family its task instances in turn (each task's states in id order), one state at
+    a time, so every family and as many task instances as fit keep states and no family's share grows."""
+    if max_states < 1:
+        raise ValueError(f"max_states must be at least 1, got {max_states}")
+    queues: dict = defaultdict(lambda: defaultdict(list))
+    for r in sorted(rows, key=lambda r: r["id"]):
+        queues[r["family"]][r["task_id"]].append(r)
+    per_family = {f: [r for i in range(max(len(v) for v in tasks.values()))
+                      for v in tasks.values() if i < len(v) for r in [v[i]]]
+                  for f, tasks in sorted(queues.items())}
+    kept: list[dict] = []
+    depth = 0
+    while len(kept) < max_states and any(depth < len(v) for v in per_family.values()):
+        for fam_rows in per_family.values():
+            if depth < len(fam_rows) and len(kept) < max_states:
+                kept.append(fam_rows[depth])
+        depth += 1
+    return sorted(kept, key=lambda r: r["id"])
+
+
+def thin(src: Path, out: Path, max_states: int) -> dict:
+    """A smaller benchmark in `out` from the frozen one in `src` (`thin_rows`): its states' folders hard-linked
+    (copied across file systems), a manifest like `build`'s that names its source. Written under a temporary name
+    and renamed, so `out` is whole or absent; an `out` that holds an earlier thinning is replaced."""
+    src, out = Path(src), Path(out)
+    manifest_path = src / "manifest.json"
+    if not manifest_path.is_file():
+        raise FileNotFoundError(f"{src} holds no recovery benchmark (no manifest.json); build one with "
+                                f"`reterm recovery-bench build`")
+    source = json.loads(manifest_path.read_text())
+    rows = source.get("states_list")
+    if not isinstance(rows, list):
+        raise ValueError(f"{manifest_path}: no states_list")
+    kept = thin_rows(rows, max_states)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.thinning"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for r in kept:
+        state_dir = src / "states" / r["id"]
+        if not state_dir.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise FileNotFoundError(f"{manifest_path} lists state {r['id']} but {state_dir} is missing")
+        shutil.copytree(state_dir, tmp / "states" / r["id"], copy_function=_link_or_copy)
+    summary = {"episodes": source.get("episodes"), "states": len(kept),
+               "thinned_from": {"bench": str(src), "states": len(rows), "max_states": max_states},
+               "dropped_for_balance": source.get("dropped_for_balance", 0),
+               "by_family": dict(sorted(_count(kept, "family").items())),
+               "by_category": dict(sorted(_count(kept, "category").items())),
+               "states_list": kept}
+    (tmp / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if out.exists():
+        if not (out / "manifest.json").is_file() and any(out.iterdir()):
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise FileExistsError(f"{out} exists and holds something other than a benchmark; choose another out")
+        shutil.rmtree(out)
+    tmp.rename(out)
+    return summary
+
+
+def _link_or_copy(src, dst):
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def _count(rows, key) -> dict:
