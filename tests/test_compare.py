@@ -612,14 +612,19 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
         job = jobs.load_job(config, quick=quick, run_dir=str(run), overrides=[f"start={start}", "engine=transformers"])
         argv = {s.name: jobs.resolve(job, s) for s in job.stages}
         # the benchmarks frozen first (rule 4 reads them), then the design locked, and only then anything trains
-        assert list(argv) == ["lr_bench", "bench_in", "bench_out", "design", "lr_choice", "arms", "analysis"]
+        assert list(argv) == ["lr_bench", "bench_in", "bench_out", "lr_slice", "b_in", "b_out", "design", "lr_choice",
+                              "arms", "analysis"]
+        # what the arms score: each frozen benchmark thinned by state ids to the size an evaluation affords
+        for name, src, n in (("lr_slice", "lr_bench", 120), ("b_in", "bench_in", 160), ("b_out", "bench_out", 120)):
+            assert argv[name][1:] == ["recovery-bench", "thin", str(run / src), "--max-states", str(n), "--out",
+                                      str(run / name / "bench")]
         assert argv["design"][1:] == ["-m", "reterm.evaluation.design_lock", "lock", "benchmarks/confirm/design.md",
                                       str(run / "design")] + (["--allow-draft"] if quick else [])
         assert argv["arms"][argv["arms"].index("--design") + 1] == str(run / "design" / "design.md")
         design_at = argv["analysis"].index("--design")
         assert argv["analysis"][design_at + 1] == str(run / "design" / "design.md")
-        for name in ("lr_bench", "bench_in", "bench_out"):
-            (run / name / "states").mkdir(parents=True)
+        for name in ("lr_slice", "b_in", "b_out"):
+            (run / name / "bench" / "states").mkdir(parents=True)
         (run / "lr_choice").mkdir()
         (run / "lr_choice" / "chosen_lr.json").write_text(json.dumps(
             {"learning_rate": 3e-5,
@@ -636,16 +641,16 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
             assert "--split compare_fresh_heldout --samples 10 --max-states-per-episode 2 --max-family-share 0.1" in \
                 flags["bench_out"]
             assert all(f"--model {start}" in f for f in flags.values())
-            assert argv["analysis"][-4:-2] == ["--margin", "0.05"] and argv["analysis"][3] == str(run / "arms")
+            assert argv["analysis"][-4:-2] == ["--margin", "0.08"] and argv["analysis"][3] == str(run / "arms")
             assert design_at == len(argv["analysis"]) - 2
         lr, arms = parsed[quick, "lr_choice"], parsed[quick, "arms"]
         assert lr.sft == arms.sft == start and lr.methods == arms.methods == methods
         assert lr.learning_rates == [1e-5, 3e-5] and lr.seeds == [100] and not set(lr.seeds) & set(arms.seeds)
-        assert lr.benches == {"lr_bench": run / "lr_bench"} and lr.suite == str(run / "tasks" / "train_pass")
-        assert arms.benches == {"in": run / "bench_in", "out": run / "bench_out"}
+        assert lr.benches == {"bench": run / "lr_slice" / "bench"} and lr.suite == str(run / "tasks" / "train_pass")
+        assert arms.benches == {"in": run / "b_in" / "bench", "out": run / "b_out" / "bench"}
         assert arms.heldout == {"train": "compare_fresh_train", "heldout": "compare_fresh_heldout"}
         assert arms.lr_from_rates == dict(zip(methods, (1e-5, 3e-5, 1e-5))) and arms.reference == "plain+done"
-        assert arms.rotate and arms.analysis_margin == 0.05 and lr.eval_seed == arms.eval_seed == 0
+        assert arms.rotate and arms.analysis_margin == 0.08 and lr.eval_seed == arms.eval_seed == 0
         assert cmp.eval_settings(lr.config, lr.recipe_args) == cmp.eval_settings(arms.config, arms.recipe_args)
         assert [(x.token_budget, x.refill_tries, x.config) for x in (lr, arms)] == [
             (lr.token_budget, lr.refill_tries, lr.config)] * 2

@@ -2,11 +2,19 @@
 `--bootstrap-size` adds the bootstrap's false-positive check and the decision rule's power, about 2 more):
 
     python benchmarks/confirm/power_table.py [--bootstrap-size]
+
+Rule 4 (design section 6), on the frozen benchmarks as the arms score them and the start's pass rates:
+
+    python benchmarks/confirm/power_table.py --frozen RUN/b_in/bench RUN/b_out/bench --pass1 0.48 0.10 \
+        --recovery 0.13
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from collections import Counter
+from pathlib import Path
 
 from reterm.evaluation.hierarchical import power, state_icc_from_zeros
 
@@ -17,10 +25,50 @@ RECOVERY = dict(tasks=40, states_per_task=4, attempts=4, task_icc=0.45, state_ic
 PASS1 = dict(tasks=117, states_per_task=1, attempts=2, task_icc=0.8, state_icc=0.8)
 
 
+def bench_shape(bench: Path) -> dict:
+    """A frozen benchmark's task instances and (mean, rounded) states an instance, as `power` takes them."""
+    rows = json.loads((Path(bench) / "manifest.json").read_text())["states_list"]
+    per_task = Counter(r["task_id"] for r in rows)
+    return {"states": len(rows), "tasks": len(per_task), "states_per_task": max(1, round(len(rows) / len(per_task))),
+            "families": len({r["family"] for r in rows})}
+
+
+def frozen(benches: list[Path], pass1: list[float], recovery: float) -> None:
+    """Section 7 again on the real counts (rule 4): E1/E3 power for +0.10 and +0.05 over `recovery` at the central
+    spread; E2/E4 power at margins 0.05 / 0.08 / 0.10 with the pass@1 seed SD held on the rate scale (0.047, the
+    earlier seeds') and held on the logit scale (what 0.047 at 0.90 is at the start's rate)."""
+    tasks_pass = (117, 72)
+    for i, bench in enumerate(benches):
+        shape = bench_shape(bench)
+        print(f"{bench}: {shape}")
+        recovery_design = dict(RECOVERY, tasks=shape["tasks"], states_per_task=shape["states_per_task"])
+        for effect in (0.05, 0.10, 0.20):
+            for sd in ((0.03, 0.08), 0.08):
+                row = [power(recovery + effect, recovery, sd, seeds=s, sims=3000, **recovery_design) for s in SEEDS]
+                print(f"  recovery {recovery:.2f} +{effect:.2f}, seed SD {sd}: " + " | ".join(f"{p:.2f}" for p in row))
+        rate = pass1[i]
+        logit_sd = 0.047 / (0.9 * 0.1) * rate * (1 - rate)
+        for margin in (0.05, 0.08, 0.10):
+            for sd in (0.047, round(logit_sd, 3)):
+                row = [power(rate, rate, sd, seeds=s, margin=margin, sims=3000,
+                             **dict(PASS1, tasks=tasks_pass[i])) for s in SEEDS]
+                print(f"  pass@1 {rate:.2f} margin {margin}, seed SD {sd}: " + " | ".join(f"{p:.2f}" for p in row))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bootstrap-size", action="store_true")
+    ap.add_argument("--frozen", nargs=2, type=Path, metavar=("B_IN", "B_OUT"),
+                    help="rule 4: the frozen benchmarks as the arms score them")
+    ap.add_argument("--pass1", nargs=2, type=float, metavar=("IN", "OUT"),
+                    help="the start's pass rate on each benchmark's tasks (its build episodes)")
+    ap.add_argument("--recovery", type=float, default=0.13, help="the rate the reference arm is taken to reach")
     a = ap.parse_args()
+    if a.frozen:
+        if not a.pass1:
+            ap.error("--frozen needs --pass1")
+        frozen(a.frozen, a.pass1, a.recovery)
+        return
     print("latent state ICC from the states never recovered in 4 attempts (earlier benchmark, 172 states):")
     for name, rate, zeros in (("start", 0.228, 93), ("plain GRPO s0 step 100", 0.391, 91),
                               ("ReTerm-GRPO s0 step 100", 0.480, 86), ("ReTerm-GRPO s1 step 100", 0.520, 57)):

@@ -447,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
                                         "FORKED, PLAIN_DONE, PLAIN in this module).")
     ap.add_argument("run_dir", type=Path, help="a comparison's folder (recipes/compare.py --out)")
     ap.add_argument("--margin", type=float, required=True,
-                    help="the non-inferiority margin of E2 and E4, a rate difference (the design's: 0.05)")
+                    help="the non-inferiority margin of E2 and E4, a rate difference (the design's: 0.08)")
     ap.add_argument("--out", type=Path, default=None, help="where the report goes (default: RUN_DIR)")
     ap.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples")
     ap.add_argument("--seed", type=int, default=0, help="the bootstrap's generator seed")
