@@ -40,6 +40,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 STATE = "job.json"
 PID_FILE = "job.pid"
+PACE_MIN_SECONDS = 300  # only stages expected to take at least this long set the pace the ETAs are scaled by
 CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
 REF = re.compile(r"\{([A-Za-z_][\w]*)\}")
 # What a stage recorded under an earlier name of the same thing, so that a rename alone redoes nothing (a finished
@@ -398,7 +399,9 @@ class Runner:
         self.log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {text}\n")
 
     def pace(self) -> float:
-        """Measured / estimated time of the stages run whole so far: how this machine compares to the estimates."""
+        """Measured / estimated time of the stages run whole so far (those expected to take at least
+        PACE_MIN_SECONDS: a stage of seconds finishing in none would scale every ETA to nothing): how this machine
+        compares to the estimates."""
         return self.measured / self.estimated if self.estimated > 60 else 1.0
 
     def left(self, from_index: int) -> float:
@@ -489,7 +492,7 @@ class Runner:
                     return 130
                 raise JobError(f"stage {s.name} failed (exit {rc}); its command is above. Fix the cause and run the "
                                f"job again: finished stages are kept")
-            if fresh:
+            if fresh and job.estimate(s) >= PACE_MIN_SECONDS:  # a stage of seconds says nothing of the pace
                 self.measured += seconds
                 self.estimated += job.estimate(s)
             st.update(status="done", run=uuid.uuid4().hex[:12],
