@@ -496,8 +496,8 @@ def test_compare_sh_makes_the_start_with_the_main_job_then_runs_the_compare_job_
 def test_stages_of_seconds_do_not_set_the_pace_of_the_long_ones(tmp_path):
     """Quick stages finish far under their estimate; scaling a 10-hour stage's ETA by that pace said '0 s' left."""
     cfg = _config(tmp_path)
-    text = cfg.read_text().replace("about: first", "about: first\n    minutes: 0.5")
-    text = text.replace("about: reads a", "about: reads a\n    minutes: 0.5")
+    text = cfg.read_text().replace("about: first", "about: first\n    minutes: 2")
+    text = text.replace("about: reads a", "about: reads a\n    minutes: 2")
     cfg.write_text(text.replace("about: reads nothing", "about: reads nothing\n    minutes: 600"))
     p = _run(cfg)
     assert p.returncode == 0, p.stderr
