@@ -10,6 +10,8 @@ ReTerm's own
 `--train_on trainable|assistant`, `--early_stopping_patience N`, `--max_train_examples N` and
 `--max_eval_examples N`. The loss falls only on the tokens of trainable assistant turns (see
 reterm/training/sft_data.py); `--resume_from_checkpoint true` continues from the newest checkpoint in `output_dir`.
+`--padding_free true` packs each micro-batch's rows into one sequence with attention kept within each row
+(reterm/training/packing.py; set `per_device_train_batch_size` to the rows a pack holds).
 
 Selection, not memorisation: with `eval_strategy` set, the validation split (other task instances of the training
 families) is evaluated during training, the checkpoint with the lowest validation loss is the one saved at the end
