@@ -104,7 +104,8 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
     setup_wandb(training_args.report_to, training_args.output_dir)
     score_trained_positions_on_cpu(reterm_args.cpu_score_trained_only)
     resume = resume_checkpoint(training_args.resume_from_checkpoint, training_args.output_dir)
-    if training_args.padding_free:  # rows packed into one sequence: attention must stay within each row
+    packed = training_args.packing and training_args.packing_strategy in ("bfd", "bfd_split")
+    if training_args.padding_free or packed:  # rows in one sequence: attention per row, without a dense mask
         model_args.attn_implementation = packing.attention_for_packed_rows(model_args.attn_implementation)
     model, tokenizer = load_recipe_model(model_args, training_args)
     raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)
@@ -122,7 +123,7 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
                               f"{list(raw)}); set eval_strategy: 'no' or build the dataset with a validation split")
         eval_raw = _sample(raw[script_args.dataset_test_split], reterm_args.max_eval_examples, training_args.seed)
         eval_ds = prepare_dataset(eval_raw, tokenizer, training_args.max_length, reterm_args.train_on)
-    if training_args.padding_free:
+    if training_args.padding_free and not training_args.packing:
         training_args.max_length = None  # longer rows were dropped above; TRL enforces it only by packing
     log.info("training on %d examples (%d tokens with loss)", len(train_ds),
              sum(sum(m) for m in train_ds["assistant_masks"]))

@@ -228,25 +228,31 @@ def test_packed_rows_train_exactly_as_rows_alone(tiny_model, tokenizer, demos):
     packed_grads = grads(packed.loss)
     assert packed.loss.item() == pytest.approx(total.item(), rel=1e-5)
     assert torch.allclose(packed_grads, alone_grads, rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="would lose its padding mask"):  # no mask function: padded batches refused
+        model(input_ids=torch.tensor([rows[0]["input_ids"][:8], rows[1]["input_ids"][:8]]))
 
 
-def test_padding_free_recipe_steps_match_rows_alone_and_refuses_cross_row_attention(demos, tiny_model_dir,
-                                                                                     tmp_path, capsys):
-    """The recipe with `padding_free: true` (4 rows packed, one micro-batch a step) logs the same loss per step as
-    the same 4 rows one at a time (4 accumulated micro-batches), and an attention that would mix rows is refused."""
+def test_padding_free_recipe_packs_rows_and_steps_match_rows_alone(demos, tiny_model_dir, tmp_path):
+    """The recipe with `padding_free: true` feeds packed batches (one sequence, the rows' boundaries) to the per-row
+    attention, and logs the same loss per step as the same 4 rows one at a time (4 accumulated micro-batches)."""
+    from reterm.training import packing
+
     sft = _recipe()
 
     def losses(out, *extra):
         trainer, _ = sft.build_trainer(*sft.parse(_args(demos, tiny_model_dir, tmp_path / out, "--max_steps", "2",
-                                                        *extra)[:]))
+                                                        *extra)))
+        batch = next(iter(trainer.get_train_dataloader()))
         trainer.train()
-        return [h["loss"] for h in trainer.state.log_history if "loss" in h]
+        return trainer, batch, [h["loss"] for h in trainer.state.log_history if "loss" in h]
 
-    alone = losses("alone", "--per_device_train_batch_size", "1", "--gradient_accumulation_steps", "4")
-    packed = losses("packed", "--per_device_train_batch_size", "4", "--gradient_accumulation_steps", "1",
-                    "--padding_free", "true")
+    _, batch, alone = losses("alone", "--per_device_train_batch_size", "1", "--gradient_accumulation_steps", "4")
+    assert "cu_seq_lens_q" not in batch
+    trainer, batch, packed = losses("packed", "--per_device_train_batch_size", "4", "--gradient_accumulation_steps",
+                                    "1", "--padding_free", "true")
+    assert trainer.model.config._attn_implementation == packing.NAME
+    assert batch["input_ids"].shape[0] == 1 and len(batch["cu_seq_lens_q"]) == 5  # 4 rows in one sequence
     assert len(alone) == len(packed) == 2
     assert packed == pytest.approx(alone, rel=1e-4)
-    rc = sft.main(_args(demos, tiny_model_dir, tmp_path / "eager", "--max_steps", "1", "--padding_free", "true",
-                        "--attn_implementation", "eager"))
-    assert rc == 2 and "attn_implementation eager would let rows attend to each other" in capsys.readouterr().err
+    saved = json.loads((tmp_path / "packed" / "checkpoint-2" / "config.json").read_text())
+    assert packing.NAME not in json.dumps(saved)  # a saved model loads without the packing module

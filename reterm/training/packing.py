@@ -3,11 +3,13 @@ once, without padding and without one row attending to another.
 
 TRL's `padding_free: true` concatenates a micro-batch's rows into one sequence, restarts `position_ids` at each row
 and passes the rows' boundaries (`cu_seq_lens_q`) to the model. On CUDA the flash-attention kernels take those
-boundaries; on a CPU transformers' `sdpa` path turns them into a dense block-diagonal mask over the whole packed
-sequence, whose score matrix grows with the square of the packed length (8 rows: about 8x the attention work of the
-rows one at a time) and whose mask stops torch's causal kernel from skipping the upper triangle. `varlen_sdpa` runs
-transformers' own `sdpa` function once per row, causal, with no mask: each row's attention is exactly what it is when
-the row is alone, and everything else (projections, MLPs, the LM head) runs over the packed sequence in one product.
+boundaries; on a CPU transformers' `sdpa` and `eager` paths find the rows from `position_ids` and build a dense
+block-diagonal mask over the whole packed sequence: correct, but the score matrix grows with the square of the packed
+length (8 rows: about 8x the attention work of the rows one at a time) and the mask stops torch's causal kernel from
+skipping the upper triangle. `varlen_sdpa` runs transformers' own `sdpa` function once per row, causal, with no mask:
+each row's attention is exactly what it is when the row is alone, and everything else (projections, MLPs, the LM head)
+runs over the packed sequence in one product. (Called outside a trainer with the model's cache on, transformers skips
+finding the rows and plain `sdpa` lets them attend to each other; the trainer turns the cache off.)
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ def varlen_sdpa(module, query, key, value, attention_mask, dropout: float = 0.0,
     bounds = kwargs.pop("cu_seq_lens_q", None)
     kwargs.pop("cu_seq_lens_k", None)
     if bounds is None or query.shape[0] != 1 or attention_mask is not None:
+        if query.shape[0] > 1 and attention_mask is None:  # no mask function is registered for this attention
+            raise ValueError(f"{NAME} runs one packed sequence (or a single row); a batch of {query.shape[0]} rows "
+                             f"would lose its padding mask: use attn_implementation sdpa for padded batches")
         return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
                                       is_causal=is_causal, **kwargs)
     bounds = [int(b) for b in bounds.tolist()]
@@ -51,16 +56,8 @@ def register() -> str:
 
 
 def attention_for_packed_rows(attn_implementation: str | None) -> str:
-    """The attention a recipe with `padding_free: true` loads: `sdpa` (or unset) becomes `varlen_sdpa`, since
-    transformers' `sdpa` over a packed sequence lets one row attend to the rows before it on a CPU (measured: the
-    packed loss differs from the rows' own, tests/test_sft.py); the flash-attention kernels take the rows' boundaries
-    themselves and are kept; anything else is refused."""
-    from reterm.training.common import RecipeError
-
+    """The attention a recipe that packs rows loads: `sdpa` (or unset) becomes `varlen_sdpa`, the same attention
+    without the packed sequence's dense mask; any other (eager's mask, the flash kernels' boundaries) is kept."""
     if attn_implementation in (None, "", "sdpa", NAME):
         return register()
-    if attn_implementation.startswith("flash_attention"):
-        return attn_implementation
-    raise RecipeError(f"padding_free: true packs a micro-batch's rows into one sequence, and attn_implementation "
-                      f"{attn_implementation} would let rows attend to each other; use sdpa (run per row, "
-                      f"{NAME}) or a flash_attention kernel, or drop padding_free")
+    return attn_implementation
