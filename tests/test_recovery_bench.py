@@ -130,3 +130,21 @@ def test_thin_keeps_every_family_and_instance_it_can_and_links_the_states(tmp_pa
     res = CliRunner().invoke(main, ["recovery-bench", "thin", str(tmp_path / "small" / "states"), "--max-states",
                                     "3", "--out", str(tmp_path / "x")])
     assert res.exit_code != 0 and "no manifest.json" in res.output
+    # never over the source, inside it, or over a benchmark that is not an earlier thinning
+    for bad_out, needle in ((src, "choose a folder apart"), (src / "states" / "x", "choose a folder apart"),
+                            (tmp_path / "other", "something other than an earlier thinning")):
+        if bad_out.name == "other":
+            bad_out.mkdir()
+            (bad_out / "manifest.json").write_text(json.dumps({"states": 1, "states_list": []}))
+        res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "3", "--out",
+                                        str(bad_out)])
+        assert res.exit_code != 0 and needle in res.output, res.output
+    assert len(list((src / "states").iterdir())) == len(rows) - 1  # the source untouched
+    assert json.loads((tmp_path / "other" / "manifest.json").read_text())["states"] == 1
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "manifest.json").write_text(json.dumps({"states": 0, "states_list": []}))
+    res = CliRunner().invoke(main, ["recovery-bench", "thin", str(tmp_path / "empty"), "--max-states", "3", "--out",
+                                    str(tmp_path / "e2")])
+    assert res.exit_code == 0, res.output  # an empty benchmark (a toy run's) thins to an empty one, as it was
+    assert json.loads((tmp_path / "e2" / "manifest.json").read_text())["states"] == 0
+    assert (tmp_path / "e2" / "states").is_dir() and rb.load_states(tmp_path / "e2") == []

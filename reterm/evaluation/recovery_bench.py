@@ -146,39 +146,60 @@ def thin_rows(rows: list[dict], max_states: int) -> list[dict]:
 def thin(src: Path, out: Path, max_states: int) -> dict:
     """A smaller benchmark in `out` from the frozen one in `src` (`thin_rows`): its states' folders hard-linked
     (copied across file systems), a manifest like `build`'s that names its source. Written under a temporary name
-    and renamed, so `out` is whole or absent; an `out` that holds an earlier thinning is replaced."""
+    and renamed, so `out` is whole or absent. An `out` holding an earlier thinning is replaced; one holding anything
+    else (a built benchmark above all), `src` itself, or a folder inside `src` or around it is refused."""
     src, out = Path(src), Path(out)
     manifest_path = src / "manifest.json"
     if not manifest_path.is_file():
         raise FileNotFoundError(f"{src} holds no recovery benchmark (no manifest.json); build one with "
                                 f"`reterm recovery-bench build`")
-    source = json.loads(manifest_path.read_text())
+    s_abs, o_abs = src.resolve(), out.resolve()
+    if o_abs == s_abs or s_abs in o_abs.parents or o_abs in s_abs.parents:
+        raise ValueError(f"--out {out} is the benchmark {src} or inside it or around it; choose a folder apart")
+    if out.exists() and any(out.iterdir()):
+        earlier = out / "manifest.json"
+        try:
+            thinned = earlier.is_file() and "thinned_from" in json.loads(earlier.read_text())
+        except json.JSONDecodeError:
+            thinned = False
+        if not thinned:
+            raise FileExistsError(f"{out} exists and holds something other than an earlier thinning; choose another "
+                                  f"--out")
+    try:
+        source = json.loads(manifest_path.read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{manifest_path}: not JSON ({e})") from e
     rows = source.get("states_list")
-    if not isinstance(rows, list):
-        raise ValueError(f"{manifest_path}: no states_list")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and {"id", "family", "task_id"} <= set(r)
+                                             for r in rows):
+        raise ValueError(f"{manifest_path}: no states_list of states with id, family and task_id")
     kept = thin_rows(rows, max_states)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.thinning"
     shutil.rmtree(tmp, ignore_errors=True)
-    for r in kept:
-        state_dir = src / "states" / r["id"]
-        if not state_dir.is_dir():
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise FileNotFoundError(f"{manifest_path} lists state {r['id']} but {state_dir} is missing")
-        shutil.copytree(state_dir, tmp / "states" / r["id"], copy_function=_link_or_copy)
-    summary = {"episodes": source.get("episodes"), "states": len(kept),
-               "thinned_from": {"bench": str(src), "states": len(rows), "max_states": max_states},
-               "dropped_for_balance": source.get("dropped_for_balance", 0),
-               "by_family": dict(sorted(_count(kept, "family").items())),
-               "by_category": dict(sorted(_count(kept, "category").items())),
-               "states_list": kept}
-    (tmp / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
+    try:
+        (tmp / "states").mkdir(parents=True)
+        for r in kept:
+            state_dir = src / "states" / r["id"]
+            if not state_dir.is_dir():
+                raise FileNotFoundError(f"{manifest_path} lists state {r['id']} but {state_dir} is missing")
+            shutil.copytree(state_dir, tmp / "states" / r["id"], copy_function=_link_or_copy)
+        summary = {"episodes": source.get("episodes"), "states": len(kept),
+                   "thinned_from": {"bench": str(src), "states": len(rows), "max_states": max_states},
+                   "dropped_for_balance": source.get("dropped_for_balance", 0),
+                   "by_family": dict(sorted(_count(kept, "family").items())),
+                   "by_category": dict(sorted(_count(kept, "category").items())),
+                   "states_list": kept}
+        (tmp / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old = out.parent / f".{out.name}.replaced"
     if out.exists():
-        if not (out / "manifest.json").is_file() and any(out.iterdir()):
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise FileExistsError(f"{out} exists and holds something other than a benchmark; choose another out")
-        shutil.rmtree(out)
+        shutil.rmtree(old, ignore_errors=True)
+        out.rename(old)  # the earlier thinning aside, the new one in, then the earlier one gone
     tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
     return summary
 
 
