@@ -402,7 +402,7 @@ class Runner:
         """Measured / estimated time of the stages run whole so far (those expected to take at least
         PACE_MIN_SECONDS: a stage of seconds finishing in none would scale every ETA to nothing): how this machine
         compares to the estimates."""
-        return self.measured / self.estimated if self.estimated > 60 else 1.0
+        return self.measured / self.estimated if self.estimated else 1.0
 
     def left(self, from_index: int) -> float:
         todo = [s for s in self.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]

@@ -84,12 +84,27 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
         manifest, dropped = balance(manifest, max_family_share)
         for r in dropped:
             shutil.rmtree(states_dir / r["id"], ignore_errors=True)
-    summary = {"episodes": episodes, "states": len(manifest), "dropped_for_balance": len(dropped),
-               "by_family": dict(sorted(_count(manifest, "family").items())),
-               "by_category": dict(sorted(_count(manifest, "category").items())),
-               "states_list": sorted(manifest, key=lambda r: r["id"])}
+    summary = _summary(episodes, manifest, len(dropped))
     (out / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def _summary(episodes, rows: list[dict], dropped: int, **extra) -> dict:
+    """A benchmark's manifest: its episodes, its states counted by family and category, and the states in id order."""
+    return {"episodes": episodes, "states": len(rows), **extra, "dropped_for_balance": dropped,
+            "by_family": dict(sorted(_count(rows, "family").items())),
+            "by_category": dict(sorted(_count(rows, "category").items())),
+            "states_list": sorted(rows, key=lambda r: r["id"])}
+
+
+def _spread_over_tasks(rows: list[dict]) -> list[dict]:
+    """One family's states (in id order) taken from its task instances in turn: each task's first, then each
+    task's second, and so on."""
+    by_task: dict = defaultdict(list)
+    for r in rows:
+        by_task[r["task_id"]].append(r)
+    return [r for i in range(max(len(v) for v in by_task.values())) for v in by_task.values() if i < len(v)
+            for r in [v[i]]]
 
 
 def balance(rows: list[dict], max_share: float) -> tuple[list[dict], list[dict]]:
@@ -111,11 +126,7 @@ def balance(rows: list[dict], max_share: float) -> tuple[list[dict], list[dict]]
     sizes = {f: min(n, cap) for f, n in counts.items()}
     kept, dropped = [], []
     for f, fam_rows in by_family.items():
-        by_task: dict = defaultdict(list)
-        for r in fam_rows:
-            by_task[r["task_id"]].append(r)
-        order = [r for i in range(max(len(v) for v in by_task.values()))
-                 for v in by_task.values() if i < len(v) for r in [v[i]]]
+        order = _spread_over_tasks(fam_rows)
         kept += order[:sizes[f]]
         dropped += order[sizes[f]:]
     return sorted(kept, key=lambda r: r["id"]), sorted(dropped, key=lambda r: r["id"])
@@ -127,12 +138,10 @@ def thin_rows(rows: list[dict], max_states: int) -> list[dict]:
     a time, so every family and as many task instances as fit keep states and no family's share grows."""
     if max_states < 1:
         raise ValueError(f"max_states must be at least 1, got {max_states}")
-    queues: dict = defaultdict(lambda: defaultdict(list))
+    by_family: dict = defaultdict(list)
     for r in sorted(rows, key=lambda r: r["id"]):
-        queues[r["family"]][r["task_id"]].append(r)
-    per_family = {f: [r for i in range(max(len(v) for v in tasks.values()))
-                      for v in tasks.values() if i < len(v) for r in [v[i]]]
-                  for f, tasks in sorted(queues.items())}
+        by_family[r["family"]].append(r)
+    per_family = {f: _spread_over_tasks(fam_rows) for f, fam_rows in sorted(by_family.items())}
     kept: list[dict] = []
     depth = 0
     while len(kept) < max_states and any(depth < len(v) for v in per_family.values()):
@@ -184,12 +193,8 @@ def thin(src: Path, out: Path, max_states: int) -> dict:
             if not state_dir.is_dir():
                 raise FileNotFoundError(f"{manifest_path} lists state {r['id']} but {state_dir} is missing")
             shutil.copytree(state_dir, tmp / "states" / r["id"], copy_function=_link_or_copy)
-        summary = {"episodes": source.get("episodes"), "states": len(kept),
-                   "thinned_from": {"bench": str(src), "states": len(rows), "max_states": max_states},
-                   "dropped_for_balance": source.get("dropped_for_balance", 0),
-                   "by_family": dict(sorted(_count(kept, "family").items())),
-                   "by_category": dict(sorted(_count(kept, "category").items())),
-                   "states_list": kept}
+        summary = _summary(source.get("episodes"), kept, source.get("dropped_for_balance", 0),
+                           thinned_from={"bench": str(src), "states": len(rows), "max_states": max_states})
         (tmp / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
