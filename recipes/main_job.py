@@ -4,22 +4,28 @@
     .venv/bin/python recipes/main_job.py --plan      # what would run, what is done, and why; runs nothing
     .venv/bin/python recipes/main_job.py --until sft2   # the stages up to sft2 only (the compare job's start)
     kill -INT $(cat RUN_DIR/job.pid)                 # stop a job running in the background, as Ctrl-C does
+    .venv/bin/python recipes/main_job.py --pin ...   # run the commit checked out now, now and on every resume
 
 `scripts/train.sh` runs it after the set-up (QUICK=1: `--quick`); any job config runs the same way (`--config
 recipes/configs/smollm2-135m/compare_job.yaml`). The runner is reterm/jobs.py, which says how stages are skipped,
-continued and redone.
+continued and redone. A job whose config says `pin_code: true` (the confirmatory comparison), or one started with
+`--pin`, runs the commit it first started with from a clone in its run folder, whatever the checkout holds later
+(reterm/code_pin.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from reterm.jobs import run_job  # noqa: E402
+from reterm import code_pin  # noqa: E402
+from reterm.jobs import JobError, default_report_dir, job_home, run_job  # noqa: E402
 
 DEFAULT_CONFIG = ROOT / "recipes/configs/smollm2-135m/main_job.yaml"
 
@@ -39,8 +45,48 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plan", action="store_true", help="say what would run and why; run nothing")
     ap.add_argument("--until", metavar="STAGE", help="stop after this stage (the stages before it run as usual; no "
                                                      "report), e.g. --until sft2 for another job's start")
+    ap.add_argument("--pin", action="store_true", help="run the checkout's current commit from a clone in the run "
+                                                       "folder, now and whenever the job continues (as the config's "
+                                                       "pin_code: true); a pinned run folder stays pinned")
     args = ap.parse_args(argv)
+    try:
+        rd, pin = job_home(args.config, args.quick, args.run_dir, args.overrides)
+        if args.pin or pin or code_pin.pinned(rd):
+            return _run_pinned(args, rd.resolve())
+    except JobError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return run_job(args.config, args.quick, args.run_dir, args.overrides, args.report_dir, args.plan, args.until)
+
+
+def _run_pinned(args, run_dir: Path) -> int:
+    """The job from its pinned code (reterm/code_pin.py): this process goes on as the pinned copy of this program
+    when it is not that copy already."""
+    code, record, action = code_pin.ensure(run_dir, ROOT)
+    commit = record["commit"]
+    here = code_pin.head(ROOT)
+    if code == ROOT.resolve():
+        return run_job(args.config, args.quick, str(run_dir), args.overrides, args.report_dir, args.plan, args.until)
+    what = {"pinned": f"pinned now, at its first start, to this checkout's commit {commit[:12]}",
+            "remade": f"pinned {record['pinned_at']} to commit {commit[:12]}, its copy made again",
+            "kept": f"pinned {record['pinned_at']} to commit {commit[:12]}"}[action]
+    also = "" if here == commit else f"; this checkout is at {here[:12] if here else 'no commit'}, which does not run"
+    line = f"code: {what}{also}: the job runs from {code}"
+    print(line, flush=True)
+    with open(run_dir / "job.log", "a") as log:
+        log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {line}\n")
+    config = args.config.resolve()
+    if ROOT.resolve() in config.parents:  # the job's own config: as the pinned commit has it
+        config = code / config.relative_to(ROOT.resolve())
+        if not config.is_file():
+            raise JobError(f"{args.config}: not in the pinned commit {commit[:12]} (added since?); a pinned job "
+                           f"runs its config as that commit holds it")
+    argv = [sys.executable, str(code / "recipes/main_job.py"), "--config", str(config), "--run-dir", str(run_dir),
+            "--report-dir", str(args.report_dir or default_report_dir(args.quick, ROOT))]
+    argv += ["--quick"] * args.quick + ["--plan"] * args.plan + (["--until", args.until] if args.until else [])
+    for item in args.overrides:
+        argv += ["--set", item]
+    os.execve(sys.executable, argv, code_pin.exec_env(code))
 
 
 if __name__ == "__main__":

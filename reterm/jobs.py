@@ -39,6 +39,7 @@ import yaml
 # relative paths are read from there.
 ROOT = Path(__file__).resolve().parent.parent
 STATE = "job.json"
+PINNED_CODE = "code"  # the run folder's clone of the pinned commit (reterm/code_pin.py), the job's root when pinned
 PID_FILE = "job.pid"
 PACE_MIN_SECONDS = 300  # only stages expected to take at least this long set the pace the ETAs are scaled by
 CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
@@ -137,8 +138,9 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
     return f"--suite {shlex.quote(str(folder))}", f"`{name}`: {suite} / {split}, {what}: {n} of {len(tasks)} tasks"
 
 
-def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
-             overrides: list[str] = ()) -> Job:
+def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict, dict[str, str]]:
+    """The config's raw mapping and its settings (shared, own, QUICK's, then the `--set` overrides, the engine
+    chosen); nothing is written."""
     where = str(config)
     try:
         raw = yaml.safe_load(config.read_text())
@@ -149,10 +151,12 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     if not isinstance(raw, dict) or not isinstance(raw.get("stages"), dict) or not raw["stages"]:
         raise JobError(f"{where}: needs a `stages` mapping of stage name -> {{about, cmd, ...}}")
     known = {"run_dir", "quick_run_dir", "model", "engine", "quick_engine", "tasks", "quick_tasks", "stages",
-             "settings", "quick_settings", "settings_from", "report"}
+             "settings", "quick_settings", "settings_from", "report", "pin_code"}
     unknown = set(raw) - known
     if unknown:
         raise JobError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
+    if not isinstance(raw.get("pin_code", False), bool):
+        raise JobError(f"{where}: pin_code must be true or false, got {raw['pin_code']!r}")
     settings = {}
     if raw.get("settings_from"):  # another job's settings, shared (this file's own come after and win)
         base = config.parent / str(raw["settings_from"])
@@ -182,9 +186,31 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     settings["engine"] = _choose_engine(settings["engine"])
     if settings["engine"] == "vllm" and not settings.get("vllm_args"):
         settings["vllm_args"] = "--use_vllm true --vllm_mode colocate"
+    return raw, settings
+
+
+def _run_dir(raw: dict, settings: dict[str, str], run_dir: str | None, quick: bool) -> Path:
+    """Where the job's stages write: `--run-dir`, RETERM_RUN_DIR, a `run_dir` setting, the config's (quick_)run_dir;
+    relative to the checkout's root. Takes `run_dir` out of the settings (it is no stage's argument)."""
     rd = Path(run_dir or os.environ.get("RETERM_RUN_DIR") or
               settings.pop("run_dir", None) or raw.get("quick_run_dir" if quick else "run_dir") or "runs/main")
-    rd = rd if rd.is_absolute() else ROOT / rd
+    return rd if rd.is_absolute() else ROOT / rd
+
+
+def job_home(config: Path, quick: bool = False, run_dir: str | None = None,
+             overrides: list[str] = ()) -> tuple[Path, bool]:
+    """The job's run folder and whether its config asks for its code pinned (`pin_code: true`; not with QUICK, whose
+    toy runs are no one's evidence), read without writing anything: what recipes/main_job.py needs before it runs
+    the job, perhaps from the pinned code (reterm/code_pin.py)."""
+    raw, settings = _read_config(config, quick, overrides)
+    return _run_dir(raw, settings, run_dir, quick), bool(raw.get("pin_code", False)) and not quick
+
+
+def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
+             overrides: list[str] = ()) -> Job:
+    where = str(config)
+    raw, settings = _read_config(config, quick, overrides)
+    rd = _run_dir(raw, settings, run_dir, quick)
     stages: list[Stage] = []
     for name, spec in raw["stages"].items():
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
@@ -297,14 +323,17 @@ def _model_stamp(folder: Path) -> str | None:
 def fingerprint(job: Job, stage: Stage, state: dict) -> tuple[str, dict]:
     """A hash of what the stage reads, and its parts (to say what changed): the command, the content of every config
     file (.yaml, .yml, .toml) the command names outside the run folder, the weights of every model folder it names
-    outside the run folder, and the run id of every stage it reads."""
+    outside the run folder, and the run id of every stage it reads. The pinned code (RUN/code/, the job's root when
+    pinned) is not the run folder's: a config file read from there counts as the checkout's would, so pinning a job
+    redoes none of its stages."""
     argv = resolve(job, stage)
     files, models = {}, {}
+    code = job.run_dir / PINNED_CODE
     for a in argv[1:]:
         try:
             p = Path(a).expanduser()
             p = p if p.is_absolute() else ROOT / p
-            if job.run_dir == p or job.run_dir in p.parents:
+            if (job.run_dir == p or job.run_dir in p.parents) and code not in p.parents:
                 continue
             if p.suffix in CONFIG_FILES and p.is_file():
                 files[a] = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
@@ -548,6 +577,11 @@ def _on_term(signum, frame):  # SIGTERM to the job: stop the stage the way Ctrl-
     raise KeyboardInterrupt
 
 
+def default_report_dir(quick: bool, root: Path = ROOT) -> Path:
+    """Where a job's report goes unless told: runs/<date> (runs/<date>-quick) in the checkout."""
+    return root / "runs" / (f"{datetime.date.today():%Y-%m-%d}" + ("-quick" if quick else ""))
+
+
 def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overrides: list[str] = (),
             report_dir: Path | None = None, plan: bool = False, until: str | None = None) -> int:
     """Loads the job and runs it (or, with `plan`, says what would run and why); the exit status: 0 done, 2 a bad
@@ -568,8 +602,7 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
             if rc == 0 and job.report and not until:
                 from reterm.evaluation.report import write_report
 
-                folder = report_dir or ROOT / "runs" / (f"{datetime.date.today():%Y-%m-%d}" +
-                                                        ("-quick" if job.quick else ""))
+                folder = report_dir or default_report_dir(job.quick)
                 notes = "Tasks: " + "; ".join(job.selections) + "." if job.selections else ""
                 table, paths = write_report(job.report, job.run_dir, folder, runner.state, job.quick, notes)
                 runner.say("")

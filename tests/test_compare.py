@@ -667,6 +667,10 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
     q = parsed[True, "arms"]
     assert q.seeds == [0, 1] and q.steps == 1 and q.max_heldout == 2 and "--max_new_tokens_per_turn" in q.recipe_args
     assert jobs.load_job(config).settings["start"] == "/root/reterm-main/sft2"
+    # days of runs: the job runs the commit it first started with (reterm/code_pin.py); its toy runs do not pin
+    assert jobs.job_home(config, run_dir=str(tmp_path / "r"), overrides=["engine=transformers"]) == (
+        tmp_path / "r", True)
+    assert jobs.job_home(config, quick=True, overrides=["engine=transformers"])[1] is False
 
 
 @pytest.mark.slow
