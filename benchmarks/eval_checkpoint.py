@@ -8,9 +8,13 @@ within sampling noise, not exactly).
 
 *before*: the sets one after another, 16 states (each with its k attempts) and then 16 held-out episodes in flight,
 the engine running at most 16 sequences. *after*: recovery attempts and held-out episodes at once on the one engine,
-`--concurrency` each in flight (default 16), the engine running `--engine-batch` sequences (default 64). Turn limits,
-reply budget and format are the comparison job's (recipes/configs/smollm2-135m/reterm_grpo_cpu.yaml with
-`--max_recovery_turns 6`). Arms alternate when repeated.
+`--concurrency` each in flight (default 16), the engine running `--engine-batch` sequences (default 64).
+*at-once-e16*: at once, 16 each in flight, the engine running 16 (what `recipes/compare.py --concurrency 16` does
+without `--engine-batch`). *c32*: at once, 32 each in flight, the engine running 64. Turn limits, reply budget and
+format are the comparison job's (recipes/configs/smollm2-135m/reterm_grpo_cpu.yaml with `--max_recovery_turns 6`).
+Arms alternate when repeated. Each arm's line adds the engine's own account (`evaluate`'s `engine`): the share of the
+wall it was stepping, its mean batch, its sampled tokens a second while stepping, and the share of prompt tokens its
+prefix cache held.
 """
 
 from __future__ import annotations
@@ -30,12 +34,26 @@ from reterm import suites  # noqa: E402
 from reterm.compare import DEFAULT_CONFIG, eval_settings, evaluate  # noqa: E402
 
 
+ARMS = ("before", "after", "at-once-e16", "c32")
+
+
 def arm(name: str, a) -> argparse.Namespace:
     base = dict(benches={"bench": a.bench}, k=a.k, samples=a.samples, eval_seed=1234, policy=a.policy,
                 backend="local")
-    if name == "before":
-        return argparse.Namespace(**base, concurrency=16, engine_batch=16, sets_in_turn=True)
-    return argparse.Namespace(**base, concurrency=a.concurrency, engine_batch=a.engine_batch, sets_in_turn=False)
+    in_turn, concurrency, engine_batch = {"before": (True, 16, 16), "after": (False, a.concurrency, a.engine_batch),
+                                          "at-once-e16": (False, 16, 16), "c32": (False, 32, 64)}[name]
+    return argparse.Namespace(**base, concurrency=concurrency, engine_batch=engine_batch, sets_in_turn=in_turn)
+
+
+def engine_line(e: dict) -> str:
+    """The engine's account of one evaluation (module docstring), or nothing for an engine that keeps none."""
+    if not e.get("steps"):
+        return ""
+    busy = e["gen_seconds"] / e["wall_s"]
+    return (f"; engine stepping {busy:.0%} of the wall, mean batch {e['running'] / e['steps']:.1f} (at most "
+            f"{e['max_running']}), {e['tokens'] / e['gen_seconds']:.0f} sampled tok/s while stepping, "
+            f"{e['tokens']} sampled, {e['prompt_tokens']} prompt tokens ({e['cached_tokens'] / e['prompt_tokens']:.0%} "
+            f"from the prefix cache)")
 
 
 def main() -> int:
@@ -49,7 +67,7 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--engine-batch", type=int, default=64)
     ap.add_argument("--policy", default="vllm")
-    ap.add_argument("--arms", nargs="+", default=["before", "after"], choices=["before", "after"])
+    ap.add_argument("--arms", nargs="+", default=["before", "after"], choices=ARMS)
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--json", type=Path)
     a = ap.parse_args()
@@ -66,14 +84,15 @@ def main() -> int:
                 wall = time.monotonic() - t
             rec, held = res["recovery"]["overall"], res["heldout"]
             row = {"wall_s": wall, "recovered": rec["recovered"], "attempts": rec["attempts"],
-                   "passed": held["passed"], "scored": held["scored"]}
+                   "passed": held["passed"], "scored": held["scored"], "engine": res.get("engine", {})}
             runs[name].append(row)
             print(f"{name} (repeat {rep}): {wall:.0f} s; recovery {row['recovered']}/{row['attempts']}, "
-                  f"pass@1 {row['passed']}/{row['scored']}", flush=True)
+                  f"pass@1 {row['passed']}/{row['scored']}{engine_line(row['engine'])}", flush=True)
     med = {k: statistics.median(r["wall_s"] for r in v) for k, v in runs.items()}
-    if "before" in med and "after" in med:
-        print(f"after / before: {med['after'] / med['before']:.2f}x the wall ({med['before'] / med['after']:.2f}x "
-              f"faster); load at end {os.getloadavg()[0]:.1f}")
+    first = a.arms[0]
+    for name in a.arms[1:]:
+        print(f"{name} / {first}: {med[name] / med[first]:.2f}x the wall ({med[first] / med[name]:.2f}x faster)")
+    print(f"load at end {os.getloadavg()[0]:.1f}")
     if a.json:
         a.json.write_text(json.dumps({"runs": runs, "median_wall_s": med}, indent=1))
     return 0

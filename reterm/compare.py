@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -211,6 +212,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
                              max_context_tokens=s["max_context_tokens"], command_timeout_s=s["command_timeout_s"])
 
     n_states = sum(map(len, bench_states.values()))
+    started = time.monotonic()
     recoveries, held_rows, held_trajectories = {}, {}, {}
     lock = threading.Lock()
     from reterm import stopping
@@ -270,6 +272,10 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
                         part.result()
     finally:
         policy.close()
+    # where this call's time went: the engine's steps, batch and tokens (what a resumed evaluation ran only)
+    engine = {"wall_s": round(time.monotonic() - started, 1), "engine_batch": engine_batch,
+              "concurrency": a.concurrency, **{k: round(v, 1) if isinstance(v, float) else v
+                                                for k, v in getattr(policy, "stats", {}).items()}}
     sets = {"recovery": {name: _recovery_part(r) for name, r in recoveries.items()},
             "heldout": {name: _heldout_part(rows, summarize_eval) for name, rows in held_rows.items()}}
     first_rec, first_held = next(iter(benches)), next(iter(held_sets))
@@ -278,7 +284,7 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
               "heldout": {k: v for k, v in sets["heldout"][first_held].items() if k != "declared_done"},
               "declared_done": {"recovery": sets["recovery"][first_rec]["declared_done"],
                                 "heldout": sets["heldout"][first_held]["declared_done"]},
-              "sets": sets}
+              "sets": sets, "engine": engine}
     out.parent.mkdir(parents=True, exist_ok=True)
     # what every recovery attempt did (commands, why it ended), to read beside the counts; the counts stay in `out`
     for name, r in recoveries.items():

@@ -236,6 +236,9 @@ def test_an_evaluation_stopped_partway_keeps_what_it_finished_and_runs_only_the_
     res = cmp.evaluate(a, tmp_path / "model", out, settings, {"held": tasks[:2]})
     assert len(attempts) == 2 * (3 - len(first)) and trials_run == []  # the unfinished states' attempts only
     assert res["recovery"]["overall"]["attempts"] == 6 and res["recovery"]["overall"]["states"] == 3
+    # the engine's account of this call (its counts are the policy's: tests/test_vllm.py): its settings, its wall
+    engine = res["engine"]
+    assert (engine["engine_batch"], engine["concurrency"]) == (16, 1) and engine["wall_s"] >= 0
     assert len((out.with_suffix(".attempts.jsonl")).read_text().splitlines()) == 6
     assert len(gzip.decompress(out.with_suffix(".heldout.jsonl.gz").read_bytes()).splitlines()) == 2
     assert not partial.exists()

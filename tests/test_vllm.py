@@ -88,6 +88,17 @@ def test_concurrent_episodes_share_engine_calls(vllm_policy, task):
     assert all(len(t.turns) == 2 for t in trajs)
     assert vllm_policy.stats["sequences"] - before["sequences"] == 12
     assert vllm_policy.stats["max_running"] >= 2, "requests from concurrent episodes should share engine steps"
+    # the engine's account of its work (what an evaluation reports as `engine`): tokens as the episodes saw them
+    delta = {k: vllm_policy.stats[k] - before[k] for k in ("tokens", "prompt_tokens", "cached_tokens", "steps",
+                                                            "running")}
+    turns = [t for traj in trajs for t in traj.turns]
+    assert delta["tokens"] == sum(len(t.completion_ids) for t in turns)
+    prompts = [len(traj.token_ids()) - len(t.completion_ids) - len(t.observation_ids or []) for traj in trajs
+               for t in traj.turns[-1:]]  # each episode's last prompt: everything before its last reply
+    assert delta["prompt_tokens"] >= sum(prompts)
+    # a second turn's prompt begins with the first turn's, which the prefix cache holds
+    assert 0 < delta["cached_tokens"] < delta["prompt_tokens"]
+    assert delta["steps"] >= max(len(t.completion_ids) for t in turns) and delta["running"] >= delta["steps"]
 
 
 def test_without_vllm_the_policy_says_how_to_install(monkeypatch):

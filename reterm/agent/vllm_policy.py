@@ -101,7 +101,9 @@ class VLLMPolicy(BatchingPolicy):
     `vllm.LLM`.
 
     `stats`: `batches` counts admission rounds (requests added to the engine together), `sequences` the replies,
-    `max_running` the most requests in the engine at once, `gen_seconds` the time the engine was stepping."""
+    `max_running` the most requests in the engine at once, `gen_seconds` the time the engine was stepping, `steps`
+    its steps and `running` the requests in it summed over them (running / steps: the mean batch), `prompt_tokens`
+    the prompts' tokens, `cached_tokens` those its prefix cache held, `tokens` the sampled ones."""
 
     name = "vllm"
 
@@ -122,7 +124,7 @@ class VLLMPolicy(BatchingPolicy):
         # FINAL_ONLY: a request's output comes once, when it is finished (not its growing prefix at every step)
         self._params = SamplingParams(max_tokens=s.max_new_tokens, temperature=s.temperature, top_p=s.top_p,
                                       top_k=s.top_k or -1, logprobs=0, output_kind=RequestOutputKind.FINAL_ONLY)
-        self.stats["max_running"] = 0
+        self.stats.update(max_running=0, steps=0, running=0, prompt_tokens=0, cached_tokens=0, tokens=0)
         self._next_id = 0
         self._start_batching()
 
@@ -145,6 +147,8 @@ class VLLMPolicy(BatchingPolicy):
                 running.clear()
                 continue
             t0 = time.monotonic()
+            self.stats["steps"] += 1
+            self.stats["running"] += len(running)
             try:
                 outputs = engine.step()
             except BaseException as e:  # a dead engine: every request in it fails (an infra failure upstream)
@@ -193,6 +197,10 @@ class VLLMPolicy(BatchingPolicy):
         # logprobs=0: one entry per sampled token, the sampled token's own
         lps = [lp[tok].logprob for lp, tok in zip(c.logprobs, ids)] if c is not None and c.logprobs else []
         finish = "length" if aborted or c is None or c.finish_reason == "length" else "stop"
+        if out is not None:
+            self.stats["prompt_tokens"] += len(box["ids"])
+            self.stats["cached_tokens"] += getattr(out, "num_cached_tokens", None) or 0
+            self.stats["tokens"] += len(ids)
         box["result"] = Generation(self.tokenizer.decode(ids, skip_special_tokens=True), ids, lps, finish)
         self.stats["sequences"] += 1
         box["done"].set()
