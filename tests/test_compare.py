@@ -661,6 +661,7 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
     assert (lr.steps, lr.eval_every, lr.k, lr.samples) == (20, 20, 4, 2)
     assert (arms.steps, arms.eval_every, arms.keep_every, arms.k, arms.samples) == (100, 100, 20, 4, 2)
     assert arms.seeds == list(range(10)) and (arms.token_budget, arms.refill_tries) == (3072, 12)
+    assert (arms.concurrency, arms.engine_batch, lr.engine_batch) == (16, 64, None)  # lr_choice as it began
     assert arms.max_heldout is None and {k: len(v) for k, v in _cli().heldout_sets(arms).items()} == {
         "train": 117, "heldout": 72}
     train_pass = _cli().heldout_sets(lr)["train_pass"]
