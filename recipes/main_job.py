@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from reterm import code_pin  # noqa: E402
-from reterm.jobs import JobError, default_report_dir, job_home, run_job  # noqa: E402
+from reterm.jobs import PINNED_CODE as CODE  # noqa: E402
+from reterm.jobs import JobError, job_home, refuse_if_running, run_job  # noqa: E402
 
 DEFAULT_CONFIG = ROOT / "recipes/configs/smollm2-135m/main_job.yaml"
 
@@ -48,11 +49,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pin", action="store_true", help="run the checkout's current commit from a clone in the run "
                                                        "folder, now and whenever the job continues (as the config's "
                                                        "pin_code: true); a pinned run folder stays pinned")
+    ap.add_argument("--repin", action="store_true", help="move a pinned run folder to the checkout's current commit "
+                                                         "(finished stages stay as they are; code.json keeps the "
+                                                         "earlier pin)")
     args = ap.parse_args(argv)
     try:
         rd, pin = job_home(args.config, args.quick, args.run_dir, args.overrides)
-        if args.pin or pin or code_pin.pinned(rd):
-            return _run_pinned(args, rd.resolve())
+        rd = rd.resolve()
+        record = code_pin.pinned(rd)
+        if args.repin and record is None:
+            raise JobError(f"--repin: {rd} is not pinned (no {code_pin.PIN}); --pin or `pin_code: true` pins it")
+        if args.plan and not args.repin and (record is None or not code_pin.copy_ready(rd)):
+            # a plan writes nothing: it says what a start would pin or make, and plans from this checkout
+            if record is None and (args.pin or pin):
+                print(f"code: a start pins this checkout's commit {code_pin.head(ROOT) or '(none: not a git checkout)'}"
+                      f" and runs from {rd / CODE}")
+            elif record is not None:
+                print(f"code: pinned to commit {record['commit'][:12]}; a start makes {rd / CODE} again from it")
+        elif args.pin or args.repin or pin or record is not None:
+            if not args.plan:  # before anything is pinned or made: a running job's copy is its code
+                refuse_if_running(rd)
+            return _run_pinned(args, rd)
     except JobError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -62,31 +79,35 @@ def main(argv: list[str] | None = None) -> int:
 def _run_pinned(args, run_dir: Path) -> int:
     """The job from its pinned code (reterm/code_pin.py): this process goes on as the pinned copy of this program
     when it is not that copy already."""
-    code, record, action = code_pin.ensure(run_dir, ROOT)
-    commit = record["commit"]
-    here = code_pin.head(ROOT)
-    if code == ROOT.resolve():
+    if ROOT.resolve() == (run_dir / CODE).resolve():
+        code_pin.ensure(run_dir, ROOT)  # the copy as committed, at the pinned commit
         return run_job(args.config, args.quick, str(run_dir), args.overrides, args.report_dir, args.plan, args.until)
+    config = args.config.resolve()
+    inside = ROOT.resolve() in config.parents  # the job's own config: run as the pinned commit holds it
+    code, record, action = (code_pin.repin if args.repin else code_pin.ensure)(run_dir, ROOT)
+    commit, here = record["commit"], code_pin.head(ROOT)
+    if inside:
+        config = code / config.relative_to(ROOT.resolve())
+        if not config.is_file():
+            raise JobError(f"{args.config}: not in the pinned commit {commit[:12]} (added since?); a pinned job runs "
+                           f"its config as that commit holds it (--repin moves the pin to this checkout's commit)")
     what = {"pinned": f"pinned now, at its first start, to this checkout's commit {commit[:12]}",
+            "repinned": f"pinned again, now, to this checkout's commit {commit[:12]} (until now "
+                        f"{record['earlier'][-1]['commit'][:12] if record.get('earlier') else '?'})",
             "remade": f"pinned {record['pinned_at']} to commit {commit[:12]}, its copy made again",
             "kept": f"pinned {record['pinned_at']} to commit {commit[:12]}"}[action]
     also = "" if here == commit else f"; this checkout is at {here[:12] if here else 'no commit'}, which does not run"
     line = f"code: {what}{also}: the job runs from {code}"
     print(line, flush=True)
-    with open(run_dir / "job.log", "a") as log:
-        log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {line}\n")
-    config = args.config.resolve()
-    if ROOT.resolve() in config.parents:  # the job's own config: as the pinned commit has it
-        config = code / config.relative_to(ROOT.resolve())
-        if not config.is_file():
-            raise JobError(f"{args.config}: not in the pinned commit {commit[:12]} (added since?); a pinned job "
-                           f"runs its config as that commit holds it")
-    argv = [sys.executable, str(code / "recipes/main_job.py"), "--config", str(config), "--run-dir", str(run_dir),
-            "--report-dir", str(args.report_dir or default_report_dir(args.quick, ROOT))]
+    if not args.plan:
+        with open(run_dir / "job.log", "a") as log:
+            log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {line}\n")
+    argv = [sys.executable, str(code / "recipes/main_job.py"), "--config", str(config), "--run-dir", str(run_dir)]
+    argv += ["--report-dir", str(args.report_dir.resolve())] if args.report_dir else []
     argv += ["--quick"] * args.quick + ["--plan"] * args.plan + (["--until", args.until] if args.until else [])
     for item in args.overrides:
         argv += ["--set", item]
-    os.execve(sys.executable, argv, code_pin.exec_env(code))
+    os.execve(sys.executable, argv, code_pin.exec_env(code, ROOT.resolve()))
 
 
 if __name__ == "__main__":

@@ -215,6 +215,8 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     for name, spec in raw["stages"].items():
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise JobError(f"{where}: stage name {name!r}: letters, digits and _ only")
+        if name == PINNED_CODE:
+            raise JobError(f"{where}: stage name {name!r} is taken: RUN/{PINNED_CODE}/ holds a pinned job's code")
         if not isinstance(spec, dict) or not spec.get("cmd"):
             raise JobError(f"{where}: stage {name} needs a `cmd`")
         bad = set(spec) - {"about", "cmd", "quick", "resumes", "minutes", "quick_minutes"}
@@ -577,8 +579,13 @@ def _on_term(signum, frame):  # SIGTERM to the job: stop the stage the way Ctrl-
     raise KeyboardInterrupt
 
 
-def default_report_dir(quick: bool, root: Path = ROOT) -> Path:
-    """Where a job's report goes unless told: runs/<date> (runs/<date>-quick) in the checkout."""
+CHECKOUT_ENV = "RETERM_CHECKOUT"  # set by recipes/main_job.py for a pinned job: the checkout it was started from
+
+
+def default_report_dir(quick: bool) -> Path:
+    """Where a job's report goes unless told: runs/<date> (runs/<date>-quick; the date the job ends) in the checkout
+    (the one a pinned job was started from, not its copy)."""
+    root = Path(os.environ.get(CHECKOUT_ENV) or ROOT)
     return root / "runs" / (f"{datetime.date.today():%Y-%m-%d}" + ("-quick" if quick else ""))
 
 
@@ -620,6 +627,18 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
         return 130
 
 
+def refuse_if_running(run_dir: Path) -> None:
+    """JobError when another live job holds `run_dir`'s pid file (one not this process)."""
+    path = Path(run_dir) / PID_FILE
+    try:
+        other = int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return
+    if other != os.getpid() and _alive(other):
+        raise JobError(f"{path}: the job with process id {other} is running in this run folder; stop it "
+                       f"(kill -INT {other}) or wait for it. If no job runs there, delete {path}")
+
+
 class _pid_file:
     """`job.pid` in the run folder while the job runs: the process to signal (`kill -INT $(cat RUN_DIR/job.pid)`)
     without matching command lines, which also stop other jobs. A second job in the same run folder is refused (the
@@ -629,13 +648,7 @@ class _pid_file:
         self.path = run_dir / PID_FILE
 
     def __enter__(self):
-        try:
-            other = int(self.path.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            other = None
-        if other is not None and other != os.getpid() and _alive(other):
-            raise JobError(f"{self.path}: the job with process id {other} is running in this run folder; stop it "
-                           f"(kill -INT {other}) or wait for it. If no job runs there, delete {self.path}")
+        refuse_if_running(self.path.parent)
         tmp = self.path.with_name(PID_FILE + ".tmp")
         tmp.write_text(f"{os.getpid()}\n")
         os.replace(tmp, self.path)

@@ -179,6 +179,7 @@ def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_pat
     ("settings: {size: '1'}\nquick_settings: {sise: '2'}\nstages:\n  a: {cmd: 'echo {size}'}\n",
      "quick_settings must map settings of `settings` to their QUICK values; wrong: ['sise']"),
     ("pin_code: 'yes'\nstages:\n  a: {cmd: echo}\n", "pin_code must be true or false, got 'yes'"),
+    ("stages:\n  code: {cmd: echo}\n", "stage name 'code' is taken"),
 ])
 def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     cfg = tmp_path / "bad.yaml"
