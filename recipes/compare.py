@@ -7,7 +7,7 @@ and write one table (with paired tests) and one chart.
         --methods plain reterm:first:skip [--reference plain] [--learning-rates 1e-5 3e-5 | --lr-from FILE] \
         [--policy auto|vllm|transformers] [--token-budget 3072] [--report-only]
     .venv/bin/python recipes/compare.py ... --bench in=DIR --bench out=DIR --heldout train=compare_fresh_train \
-        --heldout heldout=compare_fresh_heldout --steps 100 --eval-every 100 --keep-every 20 \
+        --heldout heldout=compare_fresh_heldout --steps 100 --eval-every 100 --keep-every 50 \
         --lr-from SWEEP/chosen_lr.json --lr-per-method --rotate --analysis-margin 0.05
 
 (recipes/configs/smollm2-135m/compare_job.yaml runs the whole experiment: benchmarks, sweep, arms; confirm_job.yaml

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -123,7 +124,22 @@ def train(a, method: str, seed: int, lr: float | None = None, until: int | None 
             *(["--stop_after_step", str(until)] if until < a.steps else [])]
     cmd = [*shlex.split(a.launch), str(RECIPE), *argv] if a.launch else [sys.executable, str(RECIPE), *argv]
     print(f"train {run.name}: {shlex.join(cmd)}", flush=True)
-    subprocess.run(cmd, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    done = threading.Event()
+
+    def pruning():  # superseded checkpoints go as the run saves new ones (prune_superseded)
+        while not done.wait(20):
+            try:
+                prune_superseded(run, a.steps, a.eval_every, getattr(a, "keep_every", None))
+            except OSError:
+                pass
+
+    pruner = threading.Thread(target=pruning, name="reterm-prune", daemon=True)
+    pruner.start()
+    try:
+        subprocess.run(cmd, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    finally:
+        done.set()
+        pruner.join()
     if until == a.steps:
         (run / "DONE").write_text("")
     return run
@@ -844,3 +860,40 @@ def prune(run: Path, steps: int, every: int, keep_every: int | None = None) -> N
             shutil.rmtree(ckpt)
     for f in run.glob("checkpoint-*/optimizer.pt"):
         f.unlink()
+    _share_final_weights(run)
+
+
+def _share_final_weights(run: Path) -> None:
+    """A kept checkpoint whose weights are the final model's (the last step's) holds them as a second name of the same
+    file, not a copy (538 MB a run for SmolLM2)."""
+    import filecmp
+
+    final = run / "model.safetensors"
+    if not final.is_file():
+        return
+    for weights in run.glob("checkpoint-*/model.safetensors"):
+        try:
+            if weights.stat().st_ino == final.stat().st_ino or weights.stat().st_size != final.stat().st_size \
+                    or not filecmp.cmp(weights, final, shallow=False):
+                continue
+            tmp = weights.with_name(weights.name + ".link")
+            tmp.unlink(missing_ok=True)
+            os.link(final, tmp)
+            os.replace(tmp, weights)
+        except OSError:  # a filesystem without hard links keeps the copy
+            continue
+
+
+def prune_superseded(run: Path, steps: int, every: int, keep_every: int | None = None) -> None:
+    """While a run trains (`train` calls it every 20 s): every saved checkpoint but the newest whole one (what a
+    resume reads) loses its optimizer state, and those neither evaluated nor kept (`prune`'s rule) go, so that a run
+    saving every few steps holds one optimizer state at a time, not one a checkpoint (1.08 GB each for SmolLM2). A
+    checkpoint being written (no trainer_state.json yet) and the newest whole one are never touched."""
+    whole = sorted((int(p.name.split("-")[1]), p) for p in run.glob("checkpoint-*")
+                   if p.name.split("-")[1].isdigit() and (p / "trainer_state.json").exists())
+    keep = {s for s in range(1, steps + 1) if s % every == 0 or s == steps or (keep_every and s % keep_every == 0)}
+    for step, ckpt in whole[:-1]:
+        if step in keep:
+            (ckpt / "optimizer.pt").unlink(missing_ok=True)
+        else:
+            shutil.rmtree(ckpt, ignore_errors=True)

@@ -466,6 +466,37 @@ def test_only_the_evaluation_steps_are_evaluated_and_kept(tmp_path):
     assert not list(run.glob("checkpoint-*/optimizer.pt")) and len(list(run.glob("*/model.safetensors"))) == 3
 
 
+def test_while_a_run_trains_only_its_newest_checkpoint_keeps_an_optimizer_state(tmp_path):
+    """`prune_superseded` (run by `train` every 20 s): superseded checkpoints lose their optimizer state, and go
+    unless evaluated or kept; the newest whole checkpoint (what a resume reads) and one being written stay as they
+    are. At the end `prune` makes the kept last step's weights one file with the final model's."""
+    run = tmp_path / "run"
+    for step in (10, 20, 30, 40, 50, 60):
+        (run / f"checkpoint-{step}").mkdir(parents=True)
+        (run / f"checkpoint-{step}" / "optimizer.pt").write_text("o")
+        (run / f"checkpoint-{step}" / "model.safetensors").write_text(f"w{step}")
+        if step < 60:  # checkpoint-60 is being written: no trainer_state.json yet
+            (run / f"checkpoint-{step}" / "trainer_state.json").write_text("{}")
+    cmp.prune_superseded(run, 100, 100, keep_every=20)
+    assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-20", "checkpoint-40", "checkpoint-50",
+                                                               "checkpoint-60"]
+    assert sorted(p.parent.name for p in run.glob("checkpoint-*/optimizer.pt")) == ["checkpoint-50",
+                                                                                  "checkpoint-60"]
+    assert (run / "checkpoint-20" / "model.safetensors").read_text() == "w20"
+    cmp.prune_superseded(run, 100, 50)  # no keep_every: only what is evaluated (50, 100) survives supersession
+    assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-50", "checkpoint-60"]
+    # the run finishes: checkpoint-100 holds the final model's weights, which prune shares with the final model
+    (run / "checkpoint-100").mkdir()
+    (run / "checkpoint-100" / "model.safetensors").write_text("w100")
+    (run / "model.safetensors").write_text("w100")
+    (run / "DONE").write_text("")
+    cmp.prune(run, 100, 100, keep_every=50)
+    assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-100", "checkpoint-50"]
+    final, last = run / "model.safetensors", run / "checkpoint-100" / "model.safetensors"
+    assert last.stat().st_ino == final.stat().st_ino and last.read_text() == "w100"
+    assert (run / "checkpoint-50" / "model.safetensors").stat().st_ino != final.stat().st_ino
+
+
 def test_states_of_one_task_instance_are_tested_together():
     assert cmp.state_task("fix-bug-c03-s7-t2") == "fix-bug-c03"
     assert cmp.state_task("find-log-h00-t1") == "find-log-h00"
@@ -659,7 +690,7 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
             (lr.token_budget, lr.refill_tries, lr.config)] * 2
     lr, arms = parsed[False, "lr_choice"], parsed[False, "arms"]
     assert (lr.steps, lr.eval_every, lr.k, lr.samples) == (20, 20, 4, 2)
-    assert (arms.steps, arms.eval_every, arms.keep_every, arms.k, arms.samples) == (100, 100, 20, 4, 2)
+    assert (arms.steps, arms.eval_every, arms.keep_every, arms.k, arms.samples) == (100, 100, 50, 4, 2)
     assert arms.seeds == list(range(10)) and (arms.token_budget, arms.refill_tries) == (3072, 12)
     assert (arms.concurrency, arms.engine_batch, lr.engine_batch) == (16, 64, None)  # lr_choice as it began
     assert arms.max_heldout is None and {k: len(v) for k, v in _cli().heldout_sets(arms).items()} == {
