@@ -123,6 +123,7 @@ def train(a, method: str, seed: int, lr: float | None = None, until: int | None 
             *(["--learning_rate", f"{lr:g}"] if lr is not None else []),
             *(["--stop_after_step", str(until)] if until < a.steps else [])]
     cmd = [*shlex.split(a.launch), str(RECIPE), *argv] if a.launch else [sys.executable, str(RECIPE), *argv]
+    check_disk(run, Path(a.sft))
     print(f"train {run.name}: {shlex.join(cmd)}", flush=True)
     done = threading.Event()
 
@@ -143,6 +144,22 @@ def train(a, method: str, seed: int, lr: float | None = None, until: int | None 
     if until == a.steps:
         (run / "DONE").write_text("")
     return run
+
+
+def check_disk(run: Path, model: Path) -> None:
+    """Refuses to start (or continue) a training run where the disk cannot hold what it writes while it trains: two
+    checkpoints with their optimizer states at once (the newest, and the next being written: 3x the weights each with
+    AdamW) and a kept one, 7x the start model's weights. A run that fills the disk mid-save leaves a torn newest
+    checkpoint, which its resume would read."""
+    weights = sum(f.stat().st_size for f in model.glob("*.safetensors")) if model.is_dir() else 0
+    need = 7 * weights
+    where = run if run.exists() else next(p for p in run.parents if p.exists())
+    free = shutil.disk_usage(where).free
+    if free < need:
+        raise RuntimeError(f"{where}: {free / 1e9:.1f} GB free on its disk, and training {run.name} needs about "
+                           f"{need / 1e9:.1f} GB while it runs (two checkpoints with optimizer states and a kept "
+                           f"one, for {weights / 1e6:.0f} MB of weights); nothing was started: free space (old run "
+                           f"folders, /tmp) and run the same command again, which continues")
 
 
 def checkpoints(run: Path, steps: int, every: int | None = None) -> dict[int, Path]:

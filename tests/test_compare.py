@@ -497,6 +497,29 @@ def test_while_a_run_trains_only_its_newest_checkpoint_keeps_an_optimizer_state(
     assert (run / "checkpoint-50" / "model.safetensors").stat().st_ino != final.stat().st_ino
 
 
+def test_a_run_the_disk_cannot_hold_is_refused_before_it_starts(tmp_path, monkeypatch):
+    import argparse
+    import shutil as sh
+
+    model = tmp_path / "sft"
+    model.mkdir()
+    (model / "model.safetensors").write_bytes(b"w" * 1000)
+    launched = []
+    monkeypatch.setattr(cmp.subprocess, "run", lambda *x, **k: launched.append(x))
+    a = argparse.Namespace(out=tmp_path / "out", steps=2, eval_every=2, keep_every=None, save_every=None,
+                           config=tmp_path / "c.yaml", sft=model, refill_tries=1, token_budget=None, recipe_args=[],
+                           launch="")
+    Usage = type(sh.disk_usage(tmp_path))
+    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 6999, 6999))  # 7x the weights less 1
+    with pytest.raises(RuntimeError, match=r"needs about 0.0 GB while it runs .* nothing was started"):
+        cmp.train(a, "plain", 0)
+    assert launched == []
+    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 7000, 7000))
+    (a.out / "runs" / cmp.run_name("plain", 0, None)).mkdir(parents=True)  # what the trainer would make
+    cmp.train(a, "plain", 0)
+    assert len(launched) == 1
+
+
 def test_states_of_one_task_instance_are_tested_together():
     assert cmp.state_task("fix-bug-c03-s7-t2") == "fix-bug-c03"
     assert cmp.state_task("find-log-h00-t1") == "find-log-h00"
