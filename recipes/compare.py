@@ -40,7 +40,10 @@ skipped; an interrupted run resumes from its newest checkpoint, and an interrupt
 once on one engine (`--engine-batch` sequences at a time). Runs go seed by seed (every method's seed 0, in the
 order of --methods, then seed 1; with --rotate the order moves on by one each seed). A run stops at every
 --eval-every steps (`--stop_after_step`), its checkpoint is evaluated and the reports are rewritten, and it
-continues exactly where it stopped: the curves grow as the runs do.
+continues exactly where it stopped: the curves grow as the runs do. Disk: while a run trains only its newest
+checkpoint keeps its optimizer state (the others lose it, and go unless evaluated or kept); a finished run keeps its
+evaluated and kept checkpoints' weights, the last step's as one file with the final model's; a run is refused before
+it starts where the disk has less than 7x the start model's weights free.
 Evaluations use a fixed sampling seed, so every checkpoint meets the same states and tasks under the same randomness.
 Outputs under --out (a method's `:` becomes `-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints,
 trainer_state.json; a finished run's optimizer states are deleted), eval/<method>-s<seed>/step-<n>.json (with
