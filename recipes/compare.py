@@ -43,7 +43,7 @@ order of --methods, then seed 1; with --rotate the order moves on by one each se
 continues exactly where it stopped: the curves grow as the runs do. Disk: while a run trains only its newest
 checkpoint keeps its optimizer state (the others lose it, and go unless evaluated or kept); a finished run keeps its
 evaluated and kept checkpoints' weights, the last step's as one file with the final model's; a run is refused before
-it starts where the disk has less than 7x the start model's weights free.
+it starts where the disk has less free than 8x the start model's weights, less what its folder already holds.
 Evaluations use a fixed sampling seed, so every checkpoint meets the same states and tasks under the same randomness.
 Outputs under --out (a method's `:` becomes `-`, as in runs/reterm-first-s0): runs/<method>-s<seed>/ (checkpoints,
 trainer_state.json; a finished run's optimizer states are deleted), eval/<method>-s<seed>/step-<n>.json (with

@@ -149,16 +149,23 @@ def train(a, method: str, seed: int, lr: float | None = None, until: int | None 
 def check_disk(run: Path, model: Path) -> None:
     """Refuses to start (or continue) a training run where the disk cannot hold what it writes while it trains: two
     checkpoints with their optimizer states at once (the newest, and the next being written: 3x the weights each with
-    AdamW) and a kept one, 7x the start model's weights. A run that fills the disk mid-save leaves a torn newest
-    checkpoint, which its resume would read."""
+    AdamW), a kept one and the final model: 8x the start model's weights at its peak, less what the run's folder
+    holds already (a resumed run). A run that fills the disk mid-save leaves a torn newest checkpoint."""
     weights = sum(f.stat().st_size for f in model.glob("*.safetensors")) if model.is_dir() else 0
-    need = 7 * weights
+    held, seen = 0, set()
+    for f in (run.rglob("*") if run.is_dir() else ()):
+        st = f.lstat()
+        if f.is_file() and not f.is_symlink() and (st.st_dev, st.st_ino) not in seen:  # a hard link counts once
+            seen.add((st.st_dev, st.st_ino))
+            held += st.st_size
+    need = max(0, 8 * weights - held)
     where = run if run.exists() else next(p for p in run.parents if p.exists())
     free = shutil.disk_usage(where).free
     if free < need:
         raise RuntimeError(f"{where}: {free / 1e9:.1f} GB free on its disk, and training {run.name} needs about "
-                           f"{need / 1e9:.1f} GB while it runs (two checkpoints with optimizer states and a kept "
-                           f"one, for {weights / 1e6:.0f} MB of weights); nothing was started: free space (old run "
+                           f"{need / 1e9:.1f} GB more while it runs (at its peak two checkpoints with optimizer "
+                           f"states, a kept one and the final model: 8x its {weights / 1e6:.0f} MB of weights, less "
+                           f"the {held / 1e9:.1f} GB its folder holds); nothing was started: free space (old run "
                            f"folders, /tmp) and run the same command again, which continues")
 
 
@@ -901,13 +908,18 @@ def _share_final_weights(run: Path) -> None:
             continue
 
 
-def prune_superseded(run: Path, steps: int, every: int, keep_every: int | None = None) -> None:
+def prune_superseded(run: Path, steps: int, every: int, keep_every: int | None = None,
+                     settle_s: float = 30.0) -> None:
     """While a run trains (`train` calls it every 20 s): every saved checkpoint but the newest whole one (what a
     resume reads) loses its optimizer state, and those neither evaluated nor kept (`prune`'s rule) go, so that a run
     saving every few steps holds one optimizer state at a time, not one a checkpoint (1.08 GB each for SmolLM2). A
-    checkpoint being written (no trainer_state.json yet) and the newest whole one are never touched."""
+    checkpoint being written (no trainer_state.json yet) and the newest whole one are never touched, and nothing is
+    until the newest whole one's trainer_state.json is `settle_s` old: the Trainer lists and dates the checkpoints
+    right after writing it (its rotation), and a folder going in between would fail its save."""
     whole = sorted((int(p.name.split("-")[1]), p) for p in run.glob("checkpoint-*")
                    if p.name.split("-")[1].isdigit() and (p / "trainer_state.json").exists())
+    if len(whole) < 2 or time.time() - (whole[-1][1] / "trainer_state.json").stat().st_mtime < settle_s:
+        return
     keep = {s for s in range(1, steps + 1) if s % every == 0 or s == steps or (keep_every and s % keep_every == 0)}
     for step, ckpt in whole[:-1]:
         if step in keep:

@@ -8,8 +8,10 @@ from __future__ import annotations
 import importlib.util
 import gzip
 import json
+import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -477,6 +479,10 @@ def test_while_a_run_trains_only_its_newest_checkpoint_keeps_an_optimizer_state(
         (run / f"checkpoint-{step}" / "model.safetensors").write_text(f"w{step}")
         if step < 60:  # checkpoint-60 is being written: no trainer_state.json yet
             (run / f"checkpoint-{step}" / "trainer_state.json").write_text("{}")
+    cmp.prune_superseded(run, 100, 100, keep_every=20)  # checkpoint-50 was just written: the Trainer may be listing
+    assert len(list(run.glob("checkpoint-*/optimizer.pt"))) == 6  # its checkpoints still; nothing is touched yet
+    old = time.time() - 31
+    os.utime(run / "checkpoint-50" / "trainer_state.json", (old, old))
     cmp.prune_superseded(run, 100, 100, keep_every=20)
     assert sorted(p.name for p in run.glob("checkpoint-*")) == ["checkpoint-20", "checkpoint-40", "checkpoint-50",
                                                                "checkpoint-60"]
@@ -510,12 +516,19 @@ def test_a_run_the_disk_cannot_hold_is_refused_before_it_starts(tmp_path, monkey
                            config=tmp_path / "c.yaml", sft=model, refill_tries=1, token_budget=None, recipe_args=[],
                            launch="")
     Usage = type(sh.disk_usage(tmp_path))
-    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 6999, 6999))  # 7x the weights less 1
-    with pytest.raises(RuntimeError, match=r"needs about 0.0 GB while it runs .* nothing was started"):
+    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 7999, 7999))  # 8x the weights less 1
+    with pytest.raises(RuntimeError, match=r"needs about 0.0 GB more while it runs .* nothing was started"):
         cmp.train(a, "plain", 0)
     assert launched == []
-    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 7000, 7000))
-    (a.out / "runs" / cmp.run_name("plain", 0, None)).mkdir(parents=True)  # what the trainer would make
+    run = a.out / "runs" / cmp.run_name("plain", 0, None)
+    (run / "checkpoint-10").mkdir(parents=True)  # a resumed run: what its folder holds counts (a hard link once)
+    (run / "checkpoint-10" / "optimizer.pt").write_bytes(b"o" * 2000)
+    (run / "checkpoint-10" / "model.safetensors").write_bytes(b"w" * 1000)
+    os.link(run / "checkpoint-10" / "model.safetensors", run / "model.safetensors")
+    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 4999, 4999))
+    with pytest.raises(RuntimeError, match="nothing was started"):
+        cmp.train(a, "plain", 0)
+    monkeypatch.setattr(cmp.shutil, "disk_usage", lambda p: Usage(10**12, 10**12 - 5000, 5000))
     cmp.train(a, "plain", 0)
     assert len(launched) == 1
 
