@@ -57,8 +57,6 @@ def main(argv: list[str] | None = None) -> int:
         rd, pin = job_home(args.config, args.quick, args.run_dir, args.overrides)
         rd = rd.resolve()
         record = code_pin.pinned(rd)
-        if args.repin and record is None:
-            raise JobError(f"--repin: {rd} is not pinned (no {code_pin.PIN}); --pin or `pin_code: true` pins it")
         if args.plan and not args.repin and (record is None or not code_pin.copy_ready(rd)):
             # a plan writes nothing: it says what a start would pin or make, and plans from this checkout
             if record is None and (args.pin or pin):

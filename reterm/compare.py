@@ -169,11 +169,22 @@ def check_disk(run: Path, model: Path) -> None:
                            f"folders, /tmp) and run the same command again, which continues")
 
 
+def saved_checkpoints(run: Path) -> dict[int, Path]:
+    """step -> checkpoint-<step> folder: every checkpoint the Trainer saved (or began to save) in `run`."""
+    found = {int(p.name.split("-")[1]): p for p in run.glob("checkpoint-*") if p.name.split("-")[1].isdigit()}
+    return dict(sorted(found.items()))
+
+
+def kept(step: int, steps: int, every: int | None, keep_every: int | None = None) -> bool:
+    """Whether a finished run keeps step `step`'s weights: evaluated (every `every` steps and the last) or kept
+    (every `keep_every` steps)."""
+    return not every or step % every == 0 or step == steps or bool(keep_every and step % keep_every == 0)
+
+
 def checkpoints(run: Path, steps: int, every: int | None = None) -> dict[int, Path]:
     """step -> model dir: every saved checkpoint at a multiple of `every` (all of them without it), and the final
     model when no checkpoint holds the last step."""
-    found = {int(p.name.split("-")[1]): p for p in run.glob("checkpoint-*") if p.name.split("-")[1].isdigit()}
-    found = {s: p for s, p in found.items() if not every or s % every == 0 or s == steps}
+    found = {s: p for s, p in saved_checkpoints(run).items() if not every or s % every == 0 or s == steps}
     if steps not in found and (run / "config.json").exists():
         found[steps] = run
     return dict(sorted(found.items()))
@@ -220,7 +231,6 @@ def evaluate(a, model_dir: Path, out: Path, settings: dict, heldout) -> dict:
         if "declared_done" not in cached and (done := declared_done_from(out)):  # evaluated before it was counted
             cached["declared_done"] = done
         return cached
-    import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from reterm.agent.episode import EpisodeConfig
@@ -877,10 +887,8 @@ def prune(run: Path, steps: int, every: int, keep_every: int | None = None) -> N
     checkpoint), nor the checkpoints saved only to resume from (`--save-every`)."""
     if not (run / "DONE").exists():
         return
-    keep = set(checkpoints(run, steps, every).values()) | (
-        set(checkpoints(run, steps, keep_every).values()) if keep_every else set())
-    for ckpt in run.glob("checkpoint-*"):
-        if ckpt not in keep:
+    for step, ckpt in saved_checkpoints(run).items():
+        if not kept(step, steps, every, keep_every):
             shutil.rmtree(ckpt)
     for f in run.glob("checkpoint-*/optimizer.pt"):
         f.unlink()
@@ -916,13 +924,11 @@ def prune_superseded(run: Path, steps: int, every: int, keep_every: int | None =
     checkpoint being written (no trainer_state.json yet) and the newest whole one are never touched, and nothing is
     until the newest whole one's trainer_state.json is `settle_s` old: the Trainer lists and dates the checkpoints
     right after writing it (its rotation), and a folder going in between would fail its save."""
-    whole = sorted((int(p.name.split("-")[1]), p) for p in run.glob("checkpoint-*")
-                   if p.name.split("-")[1].isdigit() and (p / "trainer_state.json").exists())
+    whole = [(step, p) for step, p in saved_checkpoints(run).items() if (p / "trainer_state.json").exists()]
     if len(whole) < 2 or time.time() - (whole[-1][1] / "trainer_state.json").stat().st_mtime < settle_s:
         return
-    keep = {s for s in range(1, steps + 1) if s % every == 0 or s == steps or (keep_every and s % keep_every == 0)}
     for step, ckpt in whole[:-1]:
-        if step in keep:
+        if kept(step, steps, every, keep_every):
             (ckpt / "optimizer.pt").unlink(missing_ok=True)
         else:
             shutil.rmtree(ckpt, ignore_errors=True)
