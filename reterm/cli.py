@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -218,9 +219,7 @@ def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow
                                   seed, concurrency)
     console.print(f"evaluating {model} on {len(tasks)} task(s) x {k} sample(s) on the {be.name} backend -> {out}")
     _run_with_progress(tasks, be, agent_obj, out, concurrency, samples=k)
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    report = {"model": model, "policy": policy, "format": reply_format, **summarize_eval(rows, k)}
-    (out / "eval.json").write_text(json.dumps(report, indent=2) + "\n")
+    report = _write_eval(out, model, policy, reply_format, k)
     cols = ["pass@1"] + ([f"pass@{k}"] if k > 1 else [])
     table = Table("group", "name", "tasks", *cols, "pass@1 95% CI", "infra")
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
@@ -231,6 +230,25 @@ def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow
                       str(agg["infra_errors"]))
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "k": k, "output": str(out)}))
+
+
+def _write_eval(out: Path, model, policy, reply_format, k: int) -> dict:
+    """OUT/eval.json from OUT/results.jsonl: pass@1 (and pass@k) overall, per category and per family."""
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    report = {"model": model, "policy": policy, "format": reply_format, **summarize_eval(rows, k)}
+    (out / "eval.json").write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+def _write_recovery(out: Path, model, bench: Path, report: dict, k: int) -> dict:
+    """OUT/recovery.json and OUT/recovery.png from a recovery benchmark's evaluation."""
+    out.mkdir(parents=True, exist_ok=True)
+    report = {"model": model, "bench": str(bench), **report}
+    (out / "recovery.json").write_text(json.dumps(report, indent=2) + "\n")
+    from reterm.evaluation import recovery_bench as rb
+
+    rb.plot(report, out / "recovery.png", f"recovery rate per error category: {Path(model).name} (k={k})")
+    return report
 
 
 def _interval(ci: list[float] | None) -> str:
@@ -334,10 +352,7 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
                                  lambda row: bar.update(pid, advance=1))
         except ValueError as e:
             _fail(str(e))
-    out.mkdir(parents=True, exist_ok=True)
-    report = {"model": model, "bench": str(bench), **report}
-    (out / "recovery.json").write_text(json.dumps(report, indent=2) + "\n")
-    rb.plot(report, out / "recovery.png", f"recovery rate per error category: {Path(model).name} (k={k})")
+    report = _write_recovery(out, model, bench, report, k)
     table = Table("error category", "states", "attempts", "recovered", "infra", "recovery rate", "95% CI")
     for cat, row in report["by_category"].items():
         rate = "-" if row["recovery_rate"] is None else f"{row['recovery_rate']:.3f}"
@@ -345,6 +360,82 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
                       str(row["infra_errors"]), rate, _interval(row["ci95"]))
     Console().print(table)
     click.echo(json.dumps({"model": model, **report["overall"], "output": str(out)}))
+
+
+@main.command("eval-sets")
+@click.option("--tasks", "task_items", multiple=True, metavar="NAME=WHERE",
+              help="a task set, pass@1 over its episodes: WHERE is a folder of task dirs (or a suite folder) or "
+                   "SUITE:SPLIT of a bundled suite (repeatable)")
+@click.option("--recovery", "recovery_items", multiple=True, metavar="NAME=BENCH[:K]",
+              help="a frozen recovery benchmark (`recovery-bench build --out`), K attempts a state (repeatable)")
+@click.option("-k", "k", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="attempts a state where a --recovery set gives no K")
+@click.option("--samples", type=click.IntRange(1, 1000), default=1, show_default=True,
+              help="episodes a task in the task sets")
+@click.option("--recovery-turns", type=click.IntRange(1, 1000), default=3, show_default=True,
+              help="turns of a recovery attempt (--max-turns is a task episode's)")
+@click.option("--engine-batch", type=click.IntRange(1, 1024), default=64, show_default=True,
+              help="sequences the engine runs at once (transformers and vllm policies)")
+@sandbox_options
+@model_options
+def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_batch, backend, image_map,
+              allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns, max_new_tokens,
+              temperature, seed) -> None:
+    """One model on several task sets and recovery benchmarks at once, on one engine: each set's files in
+    OUT/<name>/, as `reterm eval` and `reterm recovery-bench eval` write them alone, and OUT/eval-sets.json (each set's
+    overall figures, the wall, the engine's account). -j is each set's tasks or states in flight."""
+    from reterm.agent.episode import EpisodeConfig
+    from reterm.evaluation import recovery_bench as rb
+    from reterm.evaluation import sets as es
+
+    if not output:
+        _fail("eval-sets: give --output / -o, the folder that holds a folder per set")
+    out = Path(output)
+    try:
+        task_sets = es.parse_task_sets(task_items, lambda suite, split: select_tasks((), suite, split))
+        recovery_sets = es.parse_recovery_sets(recovery_items, k)
+        es.check_names(task_sets, recovery_sets, out)
+    except (TaskError, ValueError) as e:
+        _fail(str(e))
+    try:
+        be = open_backend(backend, image_map, allow_internet)
+    except (ValueError, SandboxError) as e:
+        _fail(str(e))
+    agent = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed,
+                              engine_batch)
+    recovery_config = EpisodeConfig(format=reply_format, max_turns=recovery_turns)
+    totals = {s.name: len(s.tasks) * samples for s in task_sets}
+    for s in recovery_sets:
+        totals[s.name] = len(rb.load_states(s.bench)) * s.k
+    console.print(f"evaluating {model} on {len(totals)} set(s) at once ({', '.join(totals)}) on the {be.name} "
+                  f"backend -> {out}")
+    started = time.monotonic()
+    try:
+        with _progress("passed {task.fields[passed]}  infra {task.fields[infra]}") as bar:
+            ids = {name: bar.add_task(name, total=n, passed=0, infra=0) for name, n in totals.items()}
+            counts = {name: [0, 0] for name in totals}
+            lock = threading.Lock()
+
+            def on_row(name, row):
+                with lock:
+                    counts[name][0] += bool(row["passed"])
+                    counts[name][1] += bool(row["infra_error"])
+                    bar.update(ids[name], advance=1, passed=counts[name][0], infra=counts[name][1])
+
+            results = es.run(agent.policy, be, task_sets, recovery_sets, agent.config, recovery_config, concurrency,
+                             out, samples, on_row)
+    finally:
+        agent.policy.close()
+    if stopping.STOP.is_set():  # a set cut short is not a result: nothing is written beside its trials
+        sys.exit(130)
+    for s in task_sets:
+        _write_eval(out / s.name, model, policy, reply_format, samples)
+    for s in recovery_sets:
+        _write_recovery(out / s.name, model, s.bench, results[s.name][1], s.k)
+    summary = es.summary(results, model, time.monotonic() - started, engine_batch, concurrency,
+                         getattr(agent.policy, "stats", {}) or {})
+    (out / "eval-sets.json").write_text(json.dumps(summary, indent=2) + "\n")
+    click.echo(json.dumps(summary))
 
 
 @main.group()

@@ -99,8 +99,9 @@ def _choose_engine(engine: str) -> str:
     return engine
 
 
-def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> tuple[str, str]:
-    """The command-line arguments selecting a task set, and a line saying what it is (for the report): `--suite S
+def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> tuple[str, str, str]:
+    """The command-line arguments selecting a task set (`{NAME}`), the same as one word (`{NAME_set}`, what `reterm
+    eval-sets --tasks NAME=...` takes: S:P, or the folder) and a line saying what it is (for the report): `--suite S
     --split P`; with `per_family: N` (or QUICK) a folder of links to the first N instances (by id) of each family of
     that split (with QUICK: the first task of each of the first `quick` families)."""
     if not isinstance(spec, dict) or "suite" not in spec:
@@ -113,7 +114,8 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
     if per_family is not None and (not isinstance(per_family, int) or isinstance(per_family, bool) or per_family < 1):
         raise JobError(f"{where}: tasks.{name}.per_family must be a whole number >= 1, got {per_family!r}")
     if not quick and not per_family:
-        return f"--suite {shlex.quote(suite)} --split {split}", f"`{name}`: {suite} / {split}, every task"
+        return (f"--suite {shlex.quote(suite)} --split {split}", shlex.quote(f"{suite}:{split}"),
+                f"`{name}`: {suite} / {split}, every task")
     from reterm.options import select_tasks
 
     tasks = select_tasks((), suite, split)
@@ -135,7 +137,8 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
     n = sum(len(v) for v in chosen.values())
     what = (f"the first {per_family} instance(s) of each of its {len(chosen)} families" if not quick
             else f"the first task of {len(chosen)} families (QUICK)")
-    return f"--suite {shlex.quote(str(folder))}", f"`{name}`: {suite} / {split}, {what}: {n} of {len(tasks)} tasks"
+    return (f"--suite {shlex.quote(str(folder))}", shlex.quote(str(folder)),
+            f"`{name}`: {suite} / {split}, {what}: {n} of {len(tasks)} tasks")
 
 
 def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict, dict[str, str]]:
@@ -235,16 +238,29 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     rd.mkdir(parents=True, exist_ok=True)
     selections = []
     for tname, spec in tasks.items():
-        settings[tname], said = _task_selection(tname, spec, quick_n, rd, where)
+        if f"{tname}_set" in settings or f"{tname}_set" in names:
+            raise JobError(f"{where}: {tname}_set names a setting or stage, and it is task selection {tname}'s one-word "
+                           f"form; rename one of them")
+        settings[tname], settings[f"{tname}_set"], said = _task_selection(tname, spec, quick_n, rd, where)
         selections.append(said)
     for key, value in settings.items():
         unknown_refs = {r for r in REF.findall(value) if r not in settings and r not in names}
         if unknown_refs:
             raise JobError(f"{where}: setting {key}: {sorted('{' + r + '}' for r in unknown_refs)} is neither a stage "
                            f"nor a setting")
+    def named(text: str) -> set[str]:  # every `{...}` in text and in the settings it names, and theirs
+        refs, todo = set(), REF.findall(text)
+        while todo:
+            r = todo.pop()
+            if r not in refs:
+                refs.add(r)
+                if r in settings and r not in names:
+                    todo += REF.findall(settings[r])
+        return refs
+
     seen: set[str] = set()
     for s in stages:
-        refs = REF.findall(s.cmd + " " + s.quick)
+        refs = named(s.cmd + " " + s.quick)
         s.inputs = sorted({r for r in refs if r in names} - {s.name})
         for r in s.inputs:
             if r not in seen:
@@ -259,9 +275,11 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
 
     for label, spec in report.items():
         if isinstance(spec, dict):
-            bad = [f"{m}: {st}" for m, st in spec.items() if m not in MEASURES or st not in names]
+            bad = [f"{m}: {st}" for m, st in spec.items()
+                   if m not in MEASURES or not isinstance(st, str) or st.split("/")[0] not in names]
             if bad or not spec:
-                raise JobError(f"{where}: report.{label}: each of {', '.join(MEASURES)} names a stage of the job; "
+                raise JobError(f"{where}: report.{label}: each of {', '.join(MEASURES)} names a stage of the job "
+                               f"(or a folder in one: STAGE/SET); "
                                f"wrong: {bad or 'nothing named'}")
         elif not (isinstance(spec, list) and len(spec) == 2 and all(p in names for p in spec)):
             raise JobError(f"{where}: report.{label} must be [pass@1 stage, recovery stage] or a mapping of "
@@ -435,8 +453,10 @@ class Runner:
         compares to the estimates."""
         return self.measured / self.estimated if self.estimated else 1.0
 
-    def left(self, from_index: int) -> float:
-        todo = [s for s in self.stages[from_index:] if self.state.get(s.name, {}).get("status") != "done"]
+    def left(self, from_index: int, redo: set[str] = frozenset()) -> float:
+        """Expected seconds of the stages from `from_index` on that are not done, and of those in `redo`."""
+        todo = [s for s in self.stages[from_index:]
+                if self.state.get(s.name, {}).get("status") != "done" or s.name in redo]
         return sum(self.job.estimate(s) for s in todo) * self.pace()
 
     def plan(self) -> list[tuple[Stage, str, str]]:
@@ -471,6 +491,7 @@ class Runner:
         self.say(f"{name}{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
                  f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
         started = time.monotonic()
+        redo = {s.name for s, action, _ in self.plan() if action != "done"}  # for the ETA: done but to run again
         for i, s in enumerate(self.stages):
             st = self.state.get(s.name, {})
             fp, parts = fingerprint(job, s, self.state)
@@ -503,7 +524,7 @@ class Runner:
             fresh = not st  # a stage that continues says little about this machine's pace
             est = job.estimate(s) * self.pace()
             self.say(f"[{i + 1}/{n}] {s.name}: {s.about}  (about {_fmt_minutes(est)}; the job has about "
-                     f"{_fmt_minutes(self.left(i))} left)")
+                     f"{_fmt_minutes(self.left(i, redo))} left)")
             argv = resolve(job, s)
             out_dir.mkdir(parents=True, exist_ok=True)
             self.say("    $ " + shlex.join(argv))
@@ -597,9 +618,11 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
         job = load_job(config, quick, run_dir, overrides)
         runner = Runner(job, until=until)
         if plan:
-            for s, action, why in runner.plan():
+            rows = runner.plan()
+            for s, action, why in rows:
                 print(f"{action:>8}  {s.name:<14} {why}")
-            print(f"about {_fmt_minutes(runner.left(0))} of stages left (run folder {job.run_dir})")
+            redo = {s.name for s, action, _ in rows if action != "done"}
+            print(f"about {_fmt_minutes(runner.left(0, redo))} of stages left (run folder {job.run_dir})")
             return 0
         signal.signal(signal.SIGTERM, _on_term)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background (`&`),

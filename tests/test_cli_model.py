@@ -58,6 +58,53 @@ def test_recovery_bench_cli(model_dir, tmp_path):
     assert (out / "recovery.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_eval_sets_runs_task_sets_and_recovery_benchmarks_at_once_as_their_own_commands_write_them(model_dir,
+                                                                                                   tmp_path):
+    """`reterm eval-sets`: two task sets and a recovery benchmark on one engine; each set's files are the ones
+    `reterm eval` / `reterm recovery-bench eval` write for it alone (same keys, same counts)."""
+    for name in ("a", "b"):
+        harbor_task(tmp_path / "one" / name)
+    harbor_task(tmp_path / "two" / "c")
+    bench = tmp_path / "bench"
+    _cli("recovery-bench", "build", tmp_path / "two", "--out", bench, "--model", model_dir, *FAST)
+    out = tmp_path / "sets"
+    r = _cli("eval-sets", "--model", model_dir, *FAST, "--recovery-turns", "1", "-j", "2", "-o", out,
+             "--tasks", f"first={tmp_path / 'one'}", "--tasks", f"second={tmp_path / 'two'}",
+             "--recovery", f"rec={bench}:3", "--samples", "2")
+    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    assert summary["sets"]["first"] == {"kind": "tasks", "episodes": 4, "passed": 0, "infra_errors": 0}
+    assert summary["sets"]["second"]["episodes"] == 2 and summary["sets"]["rec"]["attempts"] == 6
+    assert json.loads((out / "eval-sets.json").read_text())["sets"] == summary["sets"]
+    alone = tmp_path / "alone"
+    _cli("eval", tmp_path / "one", "--model", model_dir, *FAST, "-k", "2", "-o", alone)
+    together, by_itself = (json.loads((d / "eval.json").read_text()) for d in (out / "first", alone))
+    assert set(together) == set(by_itself) and together["overall"]["tasks"] == by_itself["overall"]["tasks"] == 2
+    assert together["k"] == 2 and len((out / "first" / "trajectories.jsonl").read_text().splitlines()) == 4
+    rec = json.loads((out / "rec" / "recovery.json").read_text())
+    assert rec["k"] == 3 and rec["overall"]["states"] == 2 and rec["overall"]["attempts"] == 6
+    assert all(a["turns"] == 1 for a in rec["attempts"])  # --recovery-turns, not --max-turns
+    assert (out / "rec" / "recovery.png").read_bytes()[:4] == b"\x89PNG"
+    # the same output again would overwrite results: refused, naming the file
+    again = subprocess.run([sys.executable, "-m", "reterm.cli", "eval-sets", "--model", str(model_dir), *FAST, "-o",
+                            str(out), "--recovery", f"rec={bench}"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 2 and str(out / "rec" / "recovery.json") in again.stderr
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--tasks", "noequals"], "--tasks 'noequals': expected NAME=WHERE"),
+    (["--tasks", "a/b=basic:train"], "must be letters, digits"),
+    (["--tasks", "x=basic:nosuchsplit"], "--tasks 'x=basic:nosuchsplit'"),
+    (["--recovery", "r=/nonexistent/bench:2"], "/nonexistent/bench is not a recovery benchmark"),
+    (["--tasks", "x=basic:train", "--tasks", "x=basic:heldout_families"], "given twice"),
+    ([], "nothing to evaluate"),
+])
+def test_eval_sets_bad_input_is_refused_before_any_model_loads(tmp_path, args, needle):
+    p = subprocess.run([sys.executable, "-m", "reterm.cli", "eval-sets", "--model", str(tmp_path / "no-model"),
+                        "-o", str(tmp_path / "out"), *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and needle in p.stderr, p.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_bad_model_path_is_a_clear_error(tmp_path):
     harbor_task(tmp_path / "tasks" / "a")
     r = subprocess.run([sys.executable, "-m", "reterm.cli", "run", str(tmp_path / "tasks"), "--agent", "model",

@@ -125,6 +125,34 @@ def test_a_model_vllm_cannot_run_is_refused_at_start_with_the_fix(tiny_model_dir
     assert not (out / "results.jsonl").exists()
 
 
+def test_eval_sets_on_vllm_runs_every_set_on_one_engine_and_accounts_for_it(vllm_tiny_dir, tmp_path):
+    """`reterm eval-sets --policy vllm`: a task set and a recovery benchmark on one engine; eval-sets.json holds the
+    engine's own account (its steps and tokens), the engine loaded once for both sets."""
+    require_vllm()
+    harbor_task(tmp_path / "tasks" / "a")
+    harbor_task(tmp_path / "tasks" / "b")
+    fast = ["--backend", "local", "--max-turns", "2", "--max-new-tokens", "8", "--seed", "0"]
+    env = {**os.environ, "VLLM_LOGGING_LEVEL": "ERROR"}
+    bench = tmp_path / "bench"
+    r = subprocess.run([sys.executable, "-m", "reterm.cli", "recovery-bench", "build", str(tmp_path / "tasks"),
+                        "--out", str(bench), "--model", str(vllm_tiny_dir), *fast], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = tmp_path / "sets"
+    r = subprocess.run([sys.executable, "-m", "reterm.cli", "eval-sets", "--policy", "vllm", "--model",
+                        str(vllm_tiny_dir), *fast, "--recovery-turns", "1", "--engine-batch", "8", "-o", str(out),
+                        "--tasks", f"t={tmp_path / 'tasks'}", "--recovery", f"r={bench}:2"], capture_output=True,
+                       text=True, timeout=900, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    summary = json.loads((out / "eval-sets.json").read_text())
+    assert summary["sets"]["t"]["episodes"] == 2 and summary["sets"]["r"]["attempts"] == 2 * summary["sets"]["r"][
+        "states"] > 0
+    e = summary["engine"]
+    assert summary["engine_batch"] == 8 and e["steps"] > 0 and e["tokens"] > 0 and e["prompt_tokens"] > 0
+    assert e["max_running"] <= 8
+    assert (r.stdout + r.stderr).count("loading policy") == 1
+
+
 def _session_processes(sid: int) -> dict[int, str]:
     """pid -> command line of every process in session `sid`."""
     found = {}
