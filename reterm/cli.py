@@ -375,7 +375,8 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
 @click.option("--recovery-turns", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="turns of a recovery attempt (--max-turns is a task episode's)")
 @click.option("--engine-batch", type=click.IntRange(1, 1024), default=64, show_default=True,
-              help="sequences the engine runs at once (transformers and vllm policies)")
+              help="sequences the engine runs at once (transformers and vllm policies; with openai, requests in "
+                   "flight)")
 @sandbox_options
 @model_options
 def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_batch, backend, image_map,
@@ -385,7 +386,6 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
     OUT/<name>/, as `reterm eval` and `reterm recovery-bench eval` write them alone, and OUT/eval-sets.json (each set's
     overall figures, the wall, the engine's account). -j is each set's tasks or states in flight."""
     from reterm.agent.episode import EpisodeConfig
-    from reterm.evaluation import recovery_bench as rb
     from reterm.evaluation import sets as es
 
     if not output:
@@ -395,6 +395,7 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
         task_sets = es.parse_task_sets(task_items, lambda suite, split: select_tasks((), suite, split))
         recovery_sets = es.parse_recovery_sets(recovery_items, k)
         es.check_names(task_sets, recovery_sets, out)
+        backend = es.backend_for(recovery_sets, backend)
     except (TaskError, ValueError) as e:
         _fail(str(e))
     try:
@@ -406,7 +407,7 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
     recovery_config = EpisodeConfig(format=reply_format, max_turns=recovery_turns)
     totals = {s.name: len(s.tasks) * samples for s in task_sets}
     for s in recovery_sets:
-        totals[s.name] = len(rb.load_states(s.bench)) * s.k
+        totals[s.name] = len(s.states) * s.k
     console.print(f"evaluating {model} on {len(totals)} set(s) at once ({', '.join(totals)}) on the {be.name} "
                   f"backend -> {out}")
     started = time.monotonic()
@@ -427,15 +428,22 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
     finally:
         agent.policy.close()
     if stopping.STOP.is_set():  # a set cut short is not a result: nothing is written beside its trials
-        sys.exit(130)
+        raise stopping.stopped()
     for s in task_sets:
-        _write_eval(out / s.name, model, policy, reply_format, samples)
+        if results[s.name][0] == "tasks":
+            _write_eval(out / s.name, model, policy, reply_format, samples)
     for s in recovery_sets:
-        _write_recovery(out / s.name, model, s.bench, results[s.name][1], s.k)
+        if results[s.name][0] == "recovery":
+            _write_recovery(out / s.name, model, s.bench, results[s.name][1], s.k)
     summary = es.summary(results, model, time.monotonic() - started, engine_batch, concurrency,
                          getattr(agent.policy, "stats", {}) or {})
     (out / "eval-sets.json").write_text(json.dumps(summary, indent=2) + "\n")
     click.echo(json.dumps(summary))
+    failed = {name: data for name, (kind, data) in results.items() if kind == "error"}
+    for name, e in failed.items():
+        console.print(f"[bold red]error:[/] set {name} failed: {type(e).__name__}: {e}", highlight=False)
+    if failed:  # the other sets' files are written; the failed ones' trials stay for a look
+        sys.exit(1)
 
 
 @main.group()

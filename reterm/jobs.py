@@ -189,6 +189,8 @@ def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict,
     settings["engine"] = _choose_engine(settings["engine"])
     if settings["engine"] == "vllm" and not settings.get("vllm_args"):
         settings["vllm_args"] = "--use_vllm true --vllm_mode colocate"
+    if not settings.get("engine_batch"):  # vLLM pages its cache; transformers pads a batch to its longest prompt
+        settings["engine_batch"] = "64" if settings["engine"] == "vllm" else "16"
     return raw, settings
 
 
@@ -634,7 +636,9 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
 
                 folder = report_dir or default_report_dir(job.quick)
                 notes = "Tasks: " + "; ".join(job.selections) + "." if job.selections else ""
-                table, paths = write_report(job.report, job.run_dir, folder, runner.state, job.quick, notes)
+                current = {s.name: runner.state[s.name] for s in job.stages if s.name in runner.state}  # not
+                # the stages an earlier version of the config had, which job.json still records
+                table, paths = write_report(job.report, job.run_dir, folder, current, job.quick, notes)
                 runner.say("")
                 print(table)
                 runner.log.write(table + "\n")

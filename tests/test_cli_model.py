@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -88,6 +89,50 @@ def test_eval_sets_runs_task_sets_and_recovery_benchmarks_at_once_as_their_own_c
     again = subprocess.run([sys.executable, "-m", "reterm.cli", "eval-sets", "--model", str(model_dir), *FAST, "-o",
                             str(out), "--recovery", f"rec={bench}"], capture_output=True, text=True, timeout=300)
     assert again.returncode == 2 and str(out / "rec" / "recovery.json") in again.stderr
+    # another set into the same folder would overwrite its eval-sets.json: refused too
+    again = subprocess.run([sys.executable, "-m", "reterm.cli", "eval-sets", "--model", str(model_dir), *FAST, "-o",
+                            str(out), "--recovery", f"other={bench}"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 2 and str(out / "eval-sets.json") in again.stderr
+
+
+def test_eval_sets_keeps_the_sets_that_finished_when_one_fails(model_dir, tmp_path):
+    """A recovery benchmark whose task was deleted after it was built fails in its own thread: the task set still
+    finishes and is written, eval-sets.json says which set failed and why, and the exit status is 1."""
+    harbor_task(tmp_path / "one" / "a")
+    harbor_task(tmp_path / "gone" / "b")
+    bench = tmp_path / "bench"
+    _cli("recovery-bench", "build", tmp_path / "gone", "--out", bench, "--model", model_dir, *FAST)
+    shutil.rmtree(tmp_path / "gone")
+    out = tmp_path / "sets"
+    p = subprocess.run([sys.executable, "-m", "reterm.cli", "eval-sets", "--model", str(model_dir), *FAST, "-o",
+                        str(out), "--tasks", f"t={tmp_path / 'one'}", "--recovery", f"r={bench}:1"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 1 and "set r failed" in p.stderr, p.stderr[-3000:]
+    assert json.loads((out / "t" / "eval.json").read_text())["overall"]["tasks"] == 1
+    summary = json.loads((out / "eval-sets.json").read_text())
+    assert summary["sets"]["r"]["kind"] == "error" and summary["sets"]["t"]["episodes"] == 1
+    assert not (out / "r" / "recovery.json").exists()
+
+
+def test_eval_sets_refuses_a_benchmark_it_cannot_restore_before_any_model_loads(model_dir, tmp_path):
+    """States built on the local backend restore only there: `--backend docker` is refused naming the set and the
+    backend to give; a benchmark without states, or with none, is refused naming it."""
+    harbor_task(tmp_path / "tasks" / "a")
+    bench = tmp_path / "bench"
+    _cli("recovery-bench", "build", tmp_path / "tasks", "--out", bench, "--model", model_dir, *FAST)
+    base = [sys.executable, "-m", "reterm.cli", "eval-sets", "--model", str(tmp_path / "no-model"), "-o",
+            str(tmp_path / "out")]
+    p = subprocess.run([*base, "--backend", "docker", "--recovery", f"r={bench}"], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 2 and "--recovery r: its states were exported from the local backend" in p.stderr, p.stderr
+    for d in (bench / "states").iterdir():
+        shutil.rmtree(d)
+    p = subprocess.run([*base, "--recovery", f"r={bench}"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and "holds no failure states" in p.stderr, p.stderr
+    (bench / "states").rmdir()
+    p = subprocess.run([*base, "--recovery", f"r={bench}"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and "no states/ folder" in p.stderr, p.stderr
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -250,6 +250,35 @@ stages:
     assert p.returncode == 2 and "stage z reads stage b, which does not run before it" in p.stderr, p.stderr
 
 
+def test_the_report_reads_a_set_in_a_stage_and_lists_only_the_stages_the_config_has(tmp_path):
+    """A report measure may name a folder in a stage (STAGE/SET, as `reterm eval-sets` writes); a stage dropped from
+    the config since the run folder was made (job.json still records it) is not among the report's commands."""
+    from reterm.evaluation.metrics import summarize_eval
+
+    ev = summarize_eval([{"task_id": "t", "family": "f", "category": "c", "passed": True, "infra_error": None}], 1)
+    (tmp_path / "ev.json").write_text(json.dumps(ev))
+    body = f"""
+run_dir: {tmp_path}/run
+engine: transformers
+stages:
+  old: {{cmd: "echo OLDSTAGE"}}
+  ev: {{cmd: "mkdir -p {{out}}/held && cp {tmp_path}/ev.json {{out}}/held/eval.json"}}
+report:
+  M: {{heldout_instances: ev/held}}
+"""
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text(body.replace("mkdir", "sh -c 'mkdir").replace("eval.json\"", "eval.json'\""))
+    p = _run(cfg, "--report-dir", str(tmp_path / "rep"))
+    assert p.returncode == 0, p.stderr
+    assert "`old`" in (tmp_path / "rep" / "report.md").read_text()
+    cfg.write_text(cfg.read_text().replace('  old: {cmd: "echo OLDSTAGE"}\n', ""))
+    p = _run(cfg, "--report-dir", str(tmp_path / "rep"))
+    assert p.returncode == 0, p.stderr
+    report = (tmp_path / "rep" / "report.md").read_text()
+    assert "`old`" not in report and "OLDSTAGE" not in report and "`ev`" in report
+    assert "| held-out instances pass@1 | **all** | 1.00 (1/1)" in report, report
+
+
 @pytest.mark.parametrize("value", ["0", "two", "true"])
 def test_a_bad_per_family_is_refused_naming_the_key(tmp_path, value):
     cfg = tmp_path / "job.yaml"

@@ -93,6 +93,12 @@ def start_engine(path: str, what: str, **kw):
                          f"--policy transformers for models vLLM does not support") from e
 
 
+def _engine_max_seqs(llm) -> int | None:
+    """The most sequences the engine itself was configured to run at once (its scheduler's `max_num_seqs`)."""
+    config = getattr(getattr(llm, "llm_engine", None), "vllm_config", None)
+    return getattr(getattr(config, "scheduler_config", None), "max_num_seqs", None)
+
+
 class VLLMPolicy(BatchingPolicy):
     """In-process vLLM with continuous batching: concurrent episodes' requests go to one generation thread (as with
     `TransformersPolicy`), which adds each to the running engine as soon as it arrives and hands each reply back as
@@ -103,7 +109,8 @@ class VLLMPolicy(BatchingPolicy):
     `stats`: `batches` counts admission rounds (requests added to the engine together), `sequences` the replies,
     `max_running` the most requests in the engine at once, `gen_seconds` the time the engine was stepping, `steps`
     its steps and `running` the requests in it summed over them (running / steps: the mean batch), `prompt_tokens`
-    the prompts' tokens, `cached_tokens` those its prefix cache held, `tokens` the sampled ones."""
+    the prompts' tokens, `cached_tokens` those its prefix cache held, `tokens` the sampled ones, `engine_max_seqs`
+    the most sequences its scheduler runs at once (`max_batch`, as the engine took it)."""
 
     name = "vllm"
 
@@ -124,7 +131,8 @@ class VLLMPolicy(BatchingPolicy):
         # FINAL_ONLY: a request's output comes once, when it is finished (not its growing prefix at every step)
         self._params = SamplingParams(max_tokens=s.max_new_tokens, temperature=s.temperature, top_p=s.top_p,
                                       top_k=s.top_k or -1, logprobs=0, output_kind=RequestOutputKind.FINAL_ONLY)
-        self.stats.update(max_running=0, steps=0, running=0, prompt_tokens=0, cached_tokens=0, tokens=0)
+        self.stats.update(max_running=0, steps=0, running=0, prompt_tokens=0, cached_tokens=0, tokens=0,
+                          engine_max_seqs=_engine_max_seqs(self.llm))
         self._next_id = 0
         self._start_batching()
 

@@ -34,6 +34,7 @@ class RecoverySet:
     name: str
     bench: Path
     k: int
+    states: list = field(default_factory=list)
 
 
 def _split(item: str, option: str) -> tuple[str, str]:
@@ -63,8 +64,14 @@ def parse_task_sets(items, select) -> list[TaskSet]:
     return sets
 
 
+MAX_K = 64
+
+
 def parse_recovery_sets(items, k: int) -> list[RecoverySet]:
-    """`NAME=BENCH_DIR` (K = `k` attempts a state) or `NAME=BENCH_DIR:K` -> recovery sets."""
+    """`NAME=BENCH_DIR` (K = `k` attempts a state) or `NAME=BENCH_DIR:K` -> recovery sets, each benchmark's states
+    loaded and checked (none is empty)."""
+    from reterm.evaluation import recovery_bench as rb
+
     sets = []
     for item in items:
         name, where = _split(item, "--recovery")
@@ -72,13 +79,35 @@ def parse_recovery_sets(items, k: int) -> list[RecoverySet]:
         head, colon, tail = where.rpartition(":")
         if colon and tail.isdigit() and not Path(where).is_dir():
             where, n = head, int(tail)
-        if n < 1:
-            raise ValueError(f"--recovery {item!r}: K must be at least 1 attempt a state")
+        if not 1 <= n <= MAX_K:
+            raise ValueError(f"--recovery {item!r}: K must be 1 to {MAX_K} attempts a state")
         if not (Path(where) / "manifest.json").is_file():
             raise ValueError(f"--recovery {item!r}: {where} is not a recovery benchmark (no manifest.json; "
                              f"`reterm recovery-bench build --out` makes one)")
-        sets.append(RecoverySet(name, Path(where), n))
+        try:
+            states = rb.load_states(Path(where))
+        except (OSError, ValueError) as e:
+            raise ValueError(f"--recovery {item!r}: {e}") from None
+        if not states:
+            raise ValueError(f"--recovery {item!r}: {where} holds no failure states")
+        sets.append(RecoverySet(name, Path(where), n, states))
     return sets
+
+
+def backend_for(recovery_sets: list[RecoverySet], backend: str) -> str:
+    """The backend to open: `backend`, or with `auto` the one the benchmarks' states were exported from (as `reterm
+    recovery-bench eval` does); a state exported from another backend than the one asked for cannot be restored."""
+    made = {s.states[0].exported.backend: s for s in recovery_sets}
+    if backend == "auto" and len(made) == 1:
+        return next(iter(made))
+    for b, s in made.items():
+        if backend != "auto" and b != backend:
+            raise ValueError(f"--recovery {s.name}: its states were exported from the {b} backend and restore only "
+                             f"there; give --backend {b}")
+    if len(made) > 1:
+        raise ValueError(f"the recovery benchmarks' states come from different backends ({', '.join(sorted(made))}); "
+                         f"evaluate them in separate runs")
+    return backend
 
 
 def check_names(task_sets: list[TaskSet], recovery_sets: list[RecoverySet], out: Path) -> None:
@@ -90,6 +119,8 @@ def check_names(task_sets: list[TaskSet], recovery_sets: list[RecoverySet], out:
         raise ValueError(f"set name(s) {twice} given twice: each set writes into OUT/<name>/")
     done = [str(out / s.name / f) for s, f in [(s, "results.jsonl") for s in task_sets] +
             [(s, "recovery.json") for s in recovery_sets] if (out / s.name / f).exists()]
+    if (out / "eval-sets.json").exists():
+        done.append(str(out / "eval-sets.json"))
     if done:
         raise ValueError(f"{', '.join(done)} already exist(s); choose another --output so no results are overwritten")
 
@@ -97,8 +128,9 @@ def check_names(task_sets: list[TaskSet], recovery_sets: list[RecoverySet], out:
 def run(policy, backend, task_sets: list[TaskSet], recovery_sets: list[RecoverySet], task_config, recovery_config,
         concurrency: int, out: Path, samples: int = 1, on_row=None) -> dict:
     """Every set at once, each with `concurrency` tasks or states in flight; `on_row(set name, row)` after each
-    episode or attempt. Returns {name: ("tasks", rows) | ("recovery", report)}; writes each set's trial files as it
-    goes (run_tasks), nothing else."""
+    episode or attempt. Returns {name: ("tasks", rows) | ("recovery", report) | ("error", the exception)}: a set that
+    fails does not stop the others, and what they finished is kept. Writes each set's trial files as it goes
+    (run_tasks), nothing else."""
     from reterm.evaluation import recovery_bench as rb
     from reterm.evaluation.trials import ModelAgent, run_tasks
 
@@ -119,11 +151,17 @@ def run(policy, backend, task_sets: list[TaskSet], recovery_sets: list[RecoveryS
         with lock:
             results[s.name] = ("recovery", report)
 
+    def guarded(fn, s):
+        try:
+            fn(s)
+        except Exception as e:  # noqa: BLE001 - kept as the set's result; the other sets go on
+            with lock:
+                results[s.name] = ("error", e)
+
     jobs = [(one_task_set, s) for s in task_sets] + [(one_recovery_set, s) for s in recovery_sets]
     with ThreadPoolExecutor(len(jobs), thread_name_prefix="reterm-eval-sets") as pool:
-        futures = [pool.submit(fn, s) for fn, s in jobs]
-        for f in futures:
-            f.result()  # the first set's error, after every set has stopped
+        for f in [pool.submit(guarded, fn, s) for fn, s in jobs]:
+            f.result()  # a stop (SystemExit) still leaves through here
     return results
 
 
@@ -131,7 +169,9 @@ def summary(results: dict, model: str, wall_s: float, engine_batch: int, concurr
     """OUT/eval-sets.json: each set's overall figures, the wall and the engine's account."""
     sets = {}
     for name, (kind, data) in results.items():
-        if kind == "tasks":
+        if kind == "error":
+            sets[name] = {"kind": "error", "error": f"{type(data).__name__}: {data}"}
+        elif kind == "tasks":
             sets[name] = {"kind": "tasks", "episodes": len(data), "passed": sum(bool(r["passed"]) for r in data),
                           "infra_errors": sum(bool(r.get("infra_error")) for r in data)}
         else:
