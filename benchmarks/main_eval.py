@@ -1,4 +1,4 @@
-"""The main job's evaluation of one model, as it ran before 2026-12-07 (four commands, one engine each, one set after
+"""The main job's evaluation of one model, as it ran until 2026-12-06 (four commands, one engine each, one set after
 another) and as it runs now (`reterm eval-sets`: the four sets at once on one engine), in one run: wall time and what
 each set scored (the same model, tasks, states and sampling seed; vLLM's batches differ, so rates agree within
 sampling noise, not exactly).
