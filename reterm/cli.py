@@ -232,9 +232,11 @@ def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow
     click.echo(json.dumps({"model": model, **report["overall"], "k": k, "output": str(out)}))
 
 
-def _write_eval(out: Path, model, policy, reply_format, k: int) -> dict:
-    """OUT/eval.json from OUT/results.jsonl: pass@1 (and pass@k) overall, per category and per family."""
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+def _write_eval(out: Path, model, policy, reply_format, k: int, rows: list[dict] | None = None) -> dict:
+    """OUT/eval.json from the trials' rows (OUT/results.jsonl unless given): pass@1 (and pass@k) overall, per category
+    and per family."""
+    if rows is None:
+        rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     report = {"model": model, "policy": policy, "format": reply_format, **summarize_eval(rows, k)}
     (out / "eval.json").write_text(json.dumps(report, indent=2) + "\n")
     return report
@@ -431,7 +433,7 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
         raise stopping.stopped()
     for s in task_sets:
         if results[s.name][0] == "tasks":
-            _write_eval(out / s.name, model, policy, reply_format, samples)
+            _write_eval(out / s.name, model, policy, reply_format, samples, results[s.name][1])
     for s in recovery_sets:
         if results[s.name][0] == "recovery":
             _write_recovery(out / s.name, model, s.bench, results[s.name][1], s.k)

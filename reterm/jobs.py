@@ -250,6 +250,7 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
         if unknown_refs:
             raise JobError(f"{where}: setting {key}: {sorted('{' + r + '}' for r in unknown_refs)} is neither a stage "
                            f"nor a setting")
+
     def named(text: str) -> set[str]:  # every `{...}` in text and in the settings it names, and theirs
         refs, todo = set(), REF.findall(text)
         while todo:
@@ -455,6 +456,10 @@ class Runner:
         compares to the estimates."""
         return self.measured / self.estimated if self.estimated else 1.0
 
+    def pending(self) -> set[str]:
+        """The stages a run would start or redo (`plan`'s actions other than done)."""
+        return {s.name for s, action, _ in self.plan() if action != "done"}
+
     def left(self, from_index: int, redo: set[str] = frozenset()) -> float:
         """Expected seconds of the stages from `from_index` on that are not done, and of those in `redo`."""
         todo = [s for s in self.stages[from_index:]
@@ -493,7 +498,7 @@ class Runner:
         self.say(f"{name}{' (QUICK: toy sizes)' if job.quick else ''}: {n} stages -> {job.run_dir}  "
                  f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
         started = time.monotonic()
-        redo = {s.name for s, action, _ in self.plan() if action != "done"}  # for the ETA: done but to run again
+        redo = self.pending()  # for the ETA: stages done once but to run again
         for i, s in enumerate(self.stages):
             st = self.state.get(s.name, {})
             fp, parts = fingerprint(job, s, self.state)
@@ -620,11 +625,9 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
         job = load_job(config, quick, run_dir, overrides)
         runner = Runner(job, until=until)
         if plan:
-            rows = runner.plan()
-            for s, action, why in rows:
+            for s, action, why in runner.plan():
                 print(f"{action:>8}  {s.name:<14} {why}")
-            redo = {s.name for s, action, _ in rows if action != "done"}
-            print(f"about {_fmt_minutes(runner.left(0, redo))} of stages left (run folder {job.run_dir})")
+            print(f"about {_fmt_minutes(runner.left(0, runner.pending()))} of stages left (run folder {job.run_dir})")
             return 0
         signal.signal(signal.SIGTERM, _on_term)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background (`&`),

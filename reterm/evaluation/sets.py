@@ -25,7 +25,6 @@ NAME = re.compile(r"[A-Za-z0-9][\w.-]*$")
 @dataclass
 class TaskSet:
     name: str
-    where: str  # a folder of task dirs (or a suite folder), or SUITE:SPLIT of a bundled suite
     tasks: list = field(default_factory=list)
 
 
@@ -60,7 +59,7 @@ def parse_task_sets(items, select) -> list[TaskSet]:
             tasks = select(suite, split)
         except ValueError as e:
             raise ValueError(f"--tasks {item!r}: {e}") from None
-        sets.append(TaskSet(name, where, tasks))
+        sets.append(TaskSet(name, tasks))
     return sets
 
 
