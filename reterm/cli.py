@@ -331,16 +331,14 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
                         base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """Continue every frozen state K times; recovery rate per error category (table, JSON, PNG)."""
     from reterm.evaluation import recovery_bench as rb
+    from reterm.evaluation import sets as es
 
     bench = Path(bench_dir)
-    try:
-        states = rb.load_states(bench)
-    except (FileNotFoundError, ValueError) as e:
+    try:  # checked before the model loads: a folder that is no benchmark, no states, states another backend made
+        states = es.load_bench(bench, "recovery-bench eval")
+        backend = es.restore_backend(states, backend, str(bench))
+    except ValueError as e:
         _fail(str(e))
-    if not states:
-        _fail(f"{bench} holds no failure states")
-    if backend == "auto":
-        backend = states[0].exported.backend
     be, _ = _backend_and_output(backend, image_map, allow_internet, None, "unused")
     out = Path(output or bench / f"eval-{Path(model).name}-{time.strftime('%Y%m%d-%H%M%S')}")
     if (out / "recovery.json").exists():
@@ -351,7 +349,7 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
         pid = bar.add_task("attempts", total=len(states) * k)
         try:
             report = rb.evaluate(agent.policy, bench, be, k, agent.config, concurrency,
-                                 lambda row: bar.update(pid, advance=1))
+                                 lambda row: bar.update(pid, advance=1), states=states)
         except ValueError as e:
             _fail(str(e))
     report = _write_recovery(out, model, bench, report, k)

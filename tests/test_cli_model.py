@@ -115,8 +115,9 @@ def test_eval_sets_keeps_the_sets_that_finished_when_one_fails(model_dir, tmp_pa
 
 
 def test_eval_sets_refuses_a_benchmark_it_cannot_restore_before_any_model_loads(model_dir, tmp_path):
-    """States built on the local backend restore only there: `--backend docker` is refused naming the set and the
-    backend to give; a benchmark without states, or with none, is refused naming it."""
+    """States built on the local backend restore only there: `--backend docker` is refused naming the set (or, for
+    `recovery-bench eval`, the folder) and the backend to give; a benchmark without states, or with none, is refused
+    naming it."""
     harbor_task(tmp_path / "tasks" / "a")
     bench = tmp_path / "bench"
     _cli("recovery-bench", "build", tmp_path / "tasks", "--out", bench, "--model", model_dir, *FAST)
@@ -125,6 +126,10 @@ def test_eval_sets_refuses_a_benchmark_it_cannot_restore_before_any_model_loads(
     p = subprocess.run([*base, "--backend", "docker", "--recovery", f"r={bench}"], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 2 and "--recovery r: its states were exported from the local backend" in p.stderr, p.stderr
+    p = subprocess.run([sys.executable, "-m", "reterm.cli", "recovery-bench", "eval", str(bench), "--backend", "docker",
+                        "--model", str(tmp_path / "no-model"), "-o", str(tmp_path / "out")], capture_output=True,
+                       text=True, timeout=300)  # the benchmark's own command checks the same, before the model too
+    assert p.returncode == 2 and f"{bench}: its states were exported from the local backend" in p.stderr, p.stderr
     for d in (bench / "states").iterdir():
         shutil.rmtree(d)
     p = subprocess.run([*base, "--recovery", f"r={bench}"], capture_output=True, text=True, timeout=300)

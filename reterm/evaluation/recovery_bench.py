@@ -232,11 +232,11 @@ def load_states(bench_dir: Path) -> list[FailureState]:
 
 
 def evaluate(policy, bench_dir: Path, backend, k: int, episode_config, concurrency: int = 2,
-             on_attempt=None, previous: list[dict] | None = None) -> dict:
+             on_attempt=None, previous: list[dict] | None = None, states: list | None = None) -> dict:
     """K continuations from every frozen state; recovery rate per error category. `previous`: attempt rows of an
     evaluation of the same policy that was interrupted; a state with all its k attempts there is not attempted again
-    (a state with fewer is, all k)."""
-    states = load_states(bench_dir)
+    (a state with fewer is, all k). `states`: the benchmark's states when the caller has loaded them already."""
+    states = load_states(bench_dir) if states is None else states
     attempts: list[dict] = []
     if previous:
         ids = {s.id for s in states}

@@ -66,11 +66,26 @@ def parse_task_sets(items, select) -> list[TaskSet]:
 MAX_K = 64
 
 
+def load_bench(where: Path, label: str) -> list:
+    """A frozen recovery benchmark's states, checked: `where` holds a manifest and at least one state. Errors start
+    with `label` (the option or folder the user gave)."""
+    from reterm.evaluation import recovery_bench as rb
+
+    if not (Path(where) / "manifest.json").is_file():
+        raise ValueError(f"{label}: {where} is not a recovery benchmark (no manifest.json; `reterm recovery-bench "
+                         f"build --out` makes one)")
+    try:
+        states = rb.load_states(Path(where))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{label}: {e}") from None
+    if not states:
+        raise ValueError(f"{label}: {where} holds no failure states")
+    return states
+
+
 def parse_recovery_sets(items, k: int) -> list[RecoverySet]:
     """`NAME=BENCH_DIR` (K = `k` attempts a state) or `NAME=BENCH_DIR:K` -> recovery sets, each benchmark's states
     loaded and checked (none is empty)."""
-    from reterm.evaluation import recovery_bench as rb
-
     sets = []
     for item in items:
         name, where = _split(item, "--recovery")
@@ -80,33 +95,28 @@ def parse_recovery_sets(items, k: int) -> list[RecoverySet]:
             where, n = head, int(tail)
         if not 1 <= n <= MAX_K:
             raise ValueError(f"--recovery {item!r}: K must be 1 to {MAX_K} attempts a state")
-        if not (Path(where) / "manifest.json").is_file():
-            raise ValueError(f"--recovery {item!r}: {where} is not a recovery benchmark (no manifest.json; "
-                             f"`reterm recovery-bench build --out` makes one)")
-        try:
-            states = rb.load_states(Path(where))
-        except (OSError, ValueError) as e:
-            raise ValueError(f"--recovery {item!r}: {e}") from None
-        if not states:
-            raise ValueError(f"--recovery {item!r}: {where} holds no failure states")
-        sets.append(RecoverySet(name, Path(where), n, states))
+        sets.append(RecoverySet(name, Path(where), n, load_bench(Path(where), f"--recovery {item!r}")))
     return sets
 
 
+def restore_backend(states: list, backend: str, label: str) -> str:
+    """The backend a benchmark's states restore on: theirs with `auto`; `backend` if it is theirs; else an error
+    naming the one to give (a state exported from one backend cannot be restored on another)."""
+    made = states[0].exported.backend
+    if backend not in ("auto", made):
+        raise ValueError(f"{label}: its states were exported from the {made} backend and restore only there; give "
+                         f"--backend {made}")
+    return made
+
+
 def backend_for(recovery_sets: list[RecoverySet], backend: str) -> str:
-    """The backend to open: `backend`, or with `auto` the one the benchmarks' states were exported from (as `reterm
-    recovery-bench eval` does); a state exported from another backend than the one asked for cannot be restored."""
-    made = {s.states[0].exported.backend: s for s in recovery_sets}
-    if backend == "auto" and len(made) == 1:
-        return next(iter(made))
-    for b, s in made.items():
-        if backend != "auto" and b != backend:
-            raise ValueError(f"--recovery {s.name}: its states were exported from the {b} backend and restore only "
-                             f"there; give --backend {b}")
+    """The backend to open for these benchmarks: `backend`, or with `auto` the one their states were exported from;
+    refused when a benchmark's states cannot be restored there, or when they come from different backends."""
+    made = {restore_backend(s.states, backend, f"--recovery {s.name}") for s in recovery_sets}
     if len(made) > 1:
         raise ValueError(f"the recovery benchmarks' states come from different backends ({', '.join(sorted(made))}); "
                          f"evaluate them in separate runs")
-    return backend
+    return next(iter(made)) if made else backend
 
 
 def check_names(task_sets: list[TaskSet], recovery_sets: list[RecoverySet], out: Path) -> None:
@@ -146,7 +156,7 @@ def run(policy, backend, task_sets: list[TaskSet], recovery_sets: list[RecoveryS
 
     def one_recovery_set(s: RecoverySet):
         report = rb.evaluate(policy, s.bench, backend, s.k, recovery_config, concurrency,
-                             (lambda row: on_row(s.name, row)) if on_row else None)
+                             (lambda row: on_row(s.name, row)) if on_row else None, states=s.states)
         with lock:
             results[s.name] = ("recovery", report)
 
