@@ -20,6 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout without installing
 
+if __name__ == "__main__":  # a run without use_vllm does not pay for importing vLLM (reterm/training/vllm_gate.py)
+    from reterm.training.vllm_gate import block_vllm_unless_used
+
+    block_vllm_unless_used(sys.argv[1:])
+
 from trl import ModelConfig, get_peft_config  # noqa: E402
 
 from reterm.options import select_tasks  # noqa: E402

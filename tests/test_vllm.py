@@ -109,6 +109,42 @@ def test_without_vllm_the_policy_says_how_to_install(monkeypatch):
         make_policy("vllm", "smollm2-135m")
 
 
+@pytest.mark.parametrize("argv, want", [
+    ([], False),  # TRL's default
+    (["--use_vllm"], True), (["--use_vllm", "--seed", "1"], True), (["--use_vllm", "true"], True),
+    (["--use_vllm=False"], False), (["--use_vllm", "yes", "--use_vllm", "no"], False),  # the last one wins
+    (["--use_vllm", "maybe"], None),
+    (["--config", "{yes}"], True), (["--config", "{no}"], False), (["--config", "{unset}"], False),
+    (["--config", "{yes}", "--use_vllm", "false"], False),  # the command line overrides the file
+    (["--config", "{missing}"], None), (["--config", "{broken}"], None), (["--config"], None),
+])
+def test_use_vllm_is_read_as_the_recipes_parser_reads_it(tmp_path, argv, want):
+    from reterm.training.vllm_gate import wants_vllm
+
+    files = {"yes": "use_vllm: true\n", "no": "use_vllm: false\nseed: 3\n", "unset": "seed: 3\n",
+             "broken": "use_vllm: [\n"}
+    for name, text in files.items():
+        (tmp_path / f"{name}.yaml").write_text(text)
+    paths = {name: str(tmp_path / f"{name}.yaml") for name in (*files, "missing")}
+    assert wants_vllm([a.format(**paths) for a in argv]) is want
+
+
+def test_a_grpo_recipe_run_without_use_vllm_never_imports_vllm(tmp_path):
+    """TRL's GRPO module imports vLLM wherever it is installed; a recipe run that does not generate with it must not
+    pay for that (about 6 s of CPU at each start on two cores). The recipe runs as a user runs it, as far as its first
+    refusal (an unknown suite: after every import), under `python -X importtime`, which lists each module imported.
+    The vLLM GRPO tests of this file run the same recipe with `--use_vllm true`, which must still get the engine."""
+    require_vllm()
+    r = subprocess.run([sys.executable, "-X", "importtime", str(ROOT / "recipes" / "reterm_grpo.py"), "--config",
+                        str(ROOT / "recipes/configs/smollm2-135m/reterm_grpo_cpu.yaml"), "--suite", "no-such-suite",
+                        "--report_to", "none", "--output_dir", str(tmp_path / "out")],
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert r.returncode == 2 and "suite 'no-such-suite' is neither" in r.stderr, r.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "trl.generation.vllm_generation" in imported  # TRL's module that imports vLLM when it can was loaded
+    assert not [m for m in imported if m == "vllm" or m.startswith("vllm.")]  # and vLLM was not
+
+
 def test_a_model_vllm_cannot_run_is_refused_at_start_with_the_fix(tiny_model_dir, tmp_path):
     """The fast tests' tiny model has attention heads of size 8, which vLLM's CPU kernels do not support: `reterm
     eval --policy vllm` exits 2 at start, naming the model and the other policy, and leaves no results behind."""

@@ -1,0 +1,58 @@
+"""Keep vLLM out of a GRPO process that does not use it.
+
+TRL's GRPO trainer imports `trl.generation`, which imports vLLM whenever vLLM is installed, whether or not the run
+generates with it: on two CPU cores that is 6-20 s of every recipe process's start (the compare and main jobs start
+one per run and per evaluation point). A run without `use_vllm` never touches vLLM, so the recipe decides from its
+command line first and, when the answer is no, marks vLLM absent for this process (`sys.modules["vllm"] = None`:
+`import vllm` then fails at once and TRL's `is_vllm_available()` says False). Where the command line cannot be read
+here (an unreadable `--config`, an odd value), nothing is blocked and TRL's parser says what is wrong, as before.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TRUE = {"true", "1", "yes", "y", "t", "on"}
+FALSE = {"false", "0", "no", "n", "f", "off"}
+
+
+def _truth(value) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    return True if text in TRUE else False if text in FALSE else None
+
+
+def wants_vllm(argv: list[str]) -> bool | None:
+    """`use_vllm` as the recipe's parser (TRL's: `--config YAML` sets defaults, the command line overrides them) will
+    read it from `argv`: True, False (also when nothing sets it: TRL's default), or None when it cannot be told."""
+    for i in range(len(argv) - 1, -1, -1):  # the last one on the line wins
+        arg = argv[i]
+        if arg == "--use_vllm":
+            nxt = argv[i + 1] if i + 1 < len(argv) else None
+            return True if nxt is None or nxt.startswith("--") else _truth(nxt)
+        if arg.startswith("--use_vllm="):
+            return _truth(arg.split("=", 1)[1])
+    if "--config" in argv:
+        i = argv.index("--config")
+        if i + 1 >= len(argv):
+            return None
+        try:
+            import yaml
+
+            config = yaml.safe_load(Path(argv[i + 1]).read_text())
+        except (OSError, ValueError, yaml.YAMLError):
+            return None
+        if not isinstance(config, dict):
+            return None
+        return _truth(config["use_vllm"]) if "use_vllm" in config else False
+    return False
+
+
+def block_vllm_unless_used(argv: list[str]) -> bool:
+    """Before TRL is imported: mark vLLM absent in this process when `argv` surely runs without it. True if it did."""
+    if wants_vllm(argv) is not False or "vllm" in sys.modules:
+        return False
+    sys.modules["vllm"] = None  # type: ignore[assignment]  # the import system's own "not here" marker
+    return True
