@@ -119,6 +119,23 @@ def test_an_unknown_family_is_a_usage_error(capsys):
     assert "no-such-family" in capsys.readouterr().err
 
 
+def test_the_check_leaves_no_built_environment_behind(tmp_path):
+    """A whole suite's local environments would stay in the state dir after a check (about 2 MB and 1,400 files a
+    task): each goes once the task's last trial ends; a start after that builds it again."""
+    from reterm.sandbox.local import LocalBackend
+    from reterm.suites.verify import check_tasks
+    from reterm.tasks import load_task
+
+    be = LocalBackend(root=tmp_path / "home")
+    tasks = [load_task(harbor_task(tmp_path / name)) for name in ("t1", "t2")]
+    problems = check_tasks(tasks, be, concurrency=3, progress=False)
+    assert not [p for p in problems if "reference solution" in p or "nop" in p or "infra" in p]  # they really ran
+    assert not list((tmp_path / "home" / "envs").iterdir())
+    sb = be.start(tasks[0])
+    sb.close()
+    assert len(list((tmp_path / "home" / "envs").iterdir())) == 1
+
+
 @pytest.mark.slow
 @pytest.mark.background
 @pytest.mark.timeout(2400)
@@ -131,11 +148,31 @@ def test_every_bundled_task_rewards_only_the_outcome_on_local():
     assert check_suite(suite_dir("basic"), backend="local", concurrency=6) == []
 
 
+def test_a_sample_of_shortcuts_takes_each_in_turn_and_meets_them_all():
+    """`--shortcuts-per-task K`: oracle and nop on every task, K shortcuts each, every shortcut met as often as any
+    other (to within one) over the tasks."""
+    from collections import Counter
+
+    from reterm.suites.verify import AGENTS, agents_for, main
+
+    assert agents_for(7) == AGENTS == agents_for(7, len(SHORTCUTS))
+    for k in (1, 2, 3):
+        picks = [agents_for(i, k) for i in range(63)]
+        assert all(p[:2] == ("oracle", "nop") and len(p) == 2 + k and len(set(p)) == 2 + k for p in picks)
+        met = Counter(a for p in picks for a in p[2:])
+        assert set(met) == {f"shortcut:{s}" for s in SHORTCUTS} and max(met.values()) - min(met.values()) <= 1
+    with pytest.raises(SystemExit):
+        main([".", "--shortcuts-per-task", "-1"])
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_one_instance_of_every_family_rewards_only_the_outcome_on_docker():
+    """On Docker, a sample: one instance of every family, where the reference solution scores 1, doing nothing 0, and
+    one generic shortcut 0 (the shortcuts taken in turn, each meeting 12 or 13 families); the local test above tries
+    every shortcut on every task."""
     get_backend("docker")  # skips (or fails under RETERM_REQUIRE_DOCKER=1) without an engine
     from reterm.suites import suite_dir
     from reterm.suites.verify import check_suite
 
-    assert check_suite(suite_dir("basic"), backend="docker", per_family=1, concurrency=6) == []
+    assert check_suite(suite_dir("basic"), backend="docker", per_family=1, concurrency=6, shortcuts_per_task=1) == []

@@ -561,6 +561,17 @@ class LocalBackend(Backend):
                 raise
             return target
 
+    def forget(self, task) -> None:
+        """Removes `task`'s built environment, if there is one (a later start builds it again). For a caller done with
+        the task: a sandbox or snapshot of it still open would lose the /etc it shares."""
+        key = self._env_key(task)
+        with self._locks_lock:
+            lock = self._build_locks.setdefault(key, threading.Lock())
+        with lock:
+            target = self.root / "envs" / f"{task.id[:40]}-{key}"
+            if target.exists():
+                remove_tree(target)
+
     def _build(self, task, out: Path) -> dict:
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}
         workdir = "/root"
