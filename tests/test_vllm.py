@@ -114,6 +114,8 @@ def test_without_vllm_the_policy_says_how_to_install(monkeypatch):
     (["--use_vllm"], True), (["--use_vllm", "--seed", "1"], True), (["--use_vllm", "true"], True),
     (["--use_vllm=False"], False), (["--use_vllm", "yes", "--use_vllm", "no"], False),  # the last one wins
     (["--use_vllm", "maybe"], None),
+    (["--use-vllm", "true"], True), (["--use_vl"], True), (["--use-v=1"], True),  # argparse's other spellings
+    (["--use", "true"], None), (["--use_cpu", "true", "--user", "x"], False),
     (["--config", "{yes}"], True), (["--config", "{no}"], False), (["--config", "{unset}"], False),
     (["--config", "{yes}", "--use_vllm", "false"], False),  # the command line overrides the file
     (["--config", "{missing}"], None), (["--config", "{broken}"], None), (["--config"], None),
@@ -261,9 +263,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _grpo_on_vllm(vllm_tiny_dir, out: Path, *flags: str) -> dict:
     require_vllm()
+    tmp = out.parent / f"{out.name}-tmp"  # the child's temp dir: the state dir its conftest import made must go
+    tmp.mkdir(parents=True)
     r = subprocess.run([sys.executable, str(ROOT / "tests" / "distributed" / "vllm_grpo.py"), str(vllm_tiny_dir),
-                        str(out), *flags], capture_output=True, text=True, timeout=600)
+                        str(out), *flags], capture_output=True, text=True, timeout=600,
+                       env={**os.environ, "TMPDIR": str(tmp)})
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert not list(tmp.glob("reterm-test-home-*"))
     return json.loads((out / "result.json").read_text())
 
 

@@ -24,16 +24,29 @@ def _truth(value) -> bool | None:
     return True if text in TRUE else False if text in FALSE else None
 
 
+def _names_use_vllm(flag: str) -> bool | None:
+    """Whether `flag` (the part before any `=`) is `use_vllm` as argparse reads flags: dashes or underscores, or a
+    prefix no other field shares (`--use_v`); None for a shorter prefix (`--use`), which could be it."""
+    name = flag[2:].replace("-", "_")
+    if not flag.startswith("--") or not name or not "use_vllm".startswith(name):
+        return False
+    return True if len(name) >= len("use_v") else None
+
+
 def wants_vllm(argv: list[str]) -> bool | None:
     """`use_vllm` as the recipe's parser (TRL's: `--config YAML` sets defaults, the command line overrides them) will
     read it from `argv`: True, False (also when nothing sets it: TRL's default), or None when it cannot be told."""
     for i in range(len(argv) - 1, -1, -1):  # the last one on the line wins
-        arg = argv[i]
-        if arg == "--use_vllm":
-            nxt = argv[i + 1] if i + 1 < len(argv) else None
-            return True if nxt is None or nxt.startswith("--") else _truth(nxt)
-        if arg.startswith("--use_vllm="):
-            return _truth(arg.split("=", 1)[1])
+        flag, eq, value = argv[i].partition("=")
+        named = _names_use_vllm(flag)
+        if named is None:
+            return None
+        if not named:
+            continue
+        if eq:
+            return _truth(value)
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        return True if nxt is None or nxt.startswith("-") else _truth(nxt)
     if "--config" in argv:
         i = argv.index("--config")
         if i + 1 >= len(argv):
