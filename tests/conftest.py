@@ -28,6 +28,21 @@ def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_HOME, ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects them
+def pytest_collection_modifyitems(config, items):
+    """scripts/test.sh hands its background pytest only the files that say `pytest.mark.background`: a background
+    test marked another way would run in neither pytest."""
+    said: dict = {}
+    for item in items:
+        if item.get_closest_marker("background") is None:
+            continue
+        if item.path not in said:
+            said[item.path] = "pytest.mark.background" in item.path.read_text()
+        if not said[item.path]:
+            raise pytest.UsageError(f"{item.nodeid}: mark background tests with `@pytest.mark.background` "
+                                    f"(scripts/test.sh finds their files by that text)")
+
+
 def _docker_problem() -> str | None:
     from reterm.sandbox import docker_available
 
