@@ -119,29 +119,6 @@ def test_an_unknown_family_is_a_usage_error(capsys):
     assert "no-such-family" in capsys.readouterr().err
 
 
-def test_the_check_leaves_no_built_environment_behind(tmp_path):
-    """A whole suite's local environments would stay in the state dir after a check (about 2 MB and 1,400 files a
-    task): on a state dir of its own, each goes once the last trial of the tasks using it ends (two tasks here share
-    one; a third has its own); a start after that builds it again. On a shared state dir nothing is dropped."""
-    from reterm.sandbox.local import LocalBackend
-    from reterm.suites.verify import check_tasks
-    from reterm.tasks import load_task
-
-    be = LocalBackend(root=tmp_path / "home")
-    tasks = [load_task(harbor_task(tmp_path / "a" / "task-with-a-name-longer-than-forty-letters-1")),
-             load_task(harbor_task(tmp_path / "b" / "task-with-a-name-longer-than-forty-letters-2")),
-             load_task(harbor_task(tmp_path / "t3", dockerfile="FROM ubuntu:22.04\nWORKDIR /app\nENV X=1\n"))]
-    assert be.env_id(tasks[0]) == be.env_id(tasks[1]) != be.env_id(tasks[2])
-    problems = check_tasks(tasks, be, concurrency=3, progress=False, shortcuts_per_task=1, forget_envs=True)
-    assert not [p for p in problems if "reference solution" in p or "nop" in p or "infra" in p]  # they really ran
-    assert not list((tmp_path / "home" / "envs").iterdir())
-    sb = be.start(tasks[0])
-    sb.close()
-    assert len(list((tmp_path / "home" / "envs").iterdir())) == 1
-    check_tasks(tasks[2:], be, concurrency=1, progress=False, shortcuts_per_task=1)  # a shared one: kept
-    assert len(list((tmp_path / "home" / "envs").iterdir())) == 2
-
-
 @pytest.mark.slow
 @pytest.mark.background
 @pytest.mark.timeout(2400)

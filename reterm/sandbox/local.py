@@ -538,15 +538,10 @@ class LocalBackend(Backend):
             _hash_dir(h, task.environment_dir)
         return h.hexdigest()[:16]
 
-    def env_id(self, task) -> str:
-        """The name of `task`'s built environment (tasks with the same environment may share it)."""
-        return f"{task.id[:40]}-{self._env_key(task)}"
-
     def prepare(self, task) -> Path:
         """The built environment for `task` (cached): a dir with `fs/` and `meta.json`."""
-        name = self.env_id(task)
-        key = name.rsplit("-", 1)[1]
-        target = self.root / "envs" / name
+        key = self._env_key(task)
+        target = self.root / "envs" / f"{task.id[:40]}-{key}"
         with self._locks_lock:
             lock = self._build_locks.setdefault(key, threading.Lock())
         with lock:
@@ -565,20 +560,6 @@ class LocalBackend(Backend):
                 remove_tree(tmp)
                 raise
             return target
-
-    def forget(self, task) -> None:
-        """Removes `task`'s built environment, if there is one (a later start builds it again): moved out of sight
-        first, so no `prepare` finds it half removed. Only for a backend whose state dir is its caller's alone, once
-        every sandbox and snapshot of every task with that environment (`env_id`) is closed: they share its /etc."""
-        name = self.env_id(task)
-        with self._locks_lock:
-            lock = self._build_locks.setdefault(name.rsplit("-", 1)[1], threading.Lock())
-        with lock:
-            target = self.root / "envs" / name
-            if target.exists():
-                gone = self.root / "envs" / f".build-{new_id('b')}"  # what gc removes, if this stops half-way
-                target.rename(gone)
-                remove_tree(gone)
 
     def _build(self, task, out: Path) -> dict:
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8"}

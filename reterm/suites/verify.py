@@ -13,9 +13,7 @@ local backend, and one instance of every family with one shortcut each on Docker
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -58,21 +56,12 @@ def _problem(task, agent: str, res) -> str | None:
     return None
 
 
-def check_tasks(tasks, backend, concurrency: int = 4, progress: bool = True, shortcuts_per_task: int = 0,
-                forget_envs: bool = False) -> list[str]:
-    """Every (task, agent) trial of `agents_for` each task; the problems found, sorted. `forget_envs`: only for a
-    backend whose state dir no one else uses."""
+def check_tasks(tasks, backend, concurrency: int = 4, progress: bool = True, shortcuts_per_task: int = 0) -> list[str]:
+    """Every (task, agent) trial of `agents_for` each task; the problems found, sorted."""
     from reterm.evaluation.trials import run_trial
     from reterm.progress import progress_bar
 
     jobs = [(t, a) for i, t in enumerate(tasks) for a in agents_for(i, shortcuts_per_task)]
-    # a backend that can (local, on a state dir of the check's own: `check_suite`) drops each built environment once
-    # the trials of every task that uses it are over: a whole suite's would stay behind (about 2 MB, 1,400 files each)
-    forget = getattr(backend, "forget", None) if forget_envs else None
-    env_of = getattr(backend, "env_id", lambda t: t.id)
-    left = defaultdict(int)
-    for t, _ in jobs:
-        left[env_of(t)] += 1
     problems: list[str] = []
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool, progress_bar(
             "problems {task.fields[problems]}", log_every=60.0) as bar:
@@ -84,9 +73,6 @@ def check_tasks(tasks, backend, concurrency: int = 4, progress: bool = True, sho
             p = _problem(t, a, fut.result())
             if p:
                 problems.append(p)
-            left[env_of(t)] -= 1
-            if forget is not None and not left[env_of(t)]:
-                forget(t)
             bar.update(pid, advance=1, problems=len(problems))
     return sorted(problems)
 
@@ -100,27 +86,17 @@ def check_suite(suite: Path, families=None, backend: str = "local", per_family: 
     tasks = select(load_tasks(sorted(p for p in root.iterdir() if p.is_dir())), families, per_family)
     if not tasks:
         return [f"no tasks selected under {root}"]
-    private = None
-    if backend == "local":  # a state dir of the check's own: its environments are dropped as it goes, and no one
-        from reterm.sandbox.local import LocalBackend  # else's runs or cache are touched
-
-        private = Path(tempfile.mkdtemp(prefix="reterm-check-"))
-        be = LocalBackend(root=private)
-    else:
-        be = open_backend(backend)
+    be = open_backend(backend)
     if backend == "docker":
         from reterm.sandbox.images import BASE_TAG, build_base
 
         build_base(BASE_TAG, log=lambda *_: None)
     try:
-        return check_tasks(tasks, be, concurrency, shortcuts_per_task=shortcuts_per_task,
-                           forget_envs=private is not None)
+        return check_tasks(tasks, be, concurrency, shortcuts_per_task=shortcuts_per_task)
     finally:
         close = getattr(be, "close", None)
         if close:
             close()
-        if private is not None:
-            shutil.rmtree(private, ignore_errors=True)
 
 
 def main(argv=None) -> int:
