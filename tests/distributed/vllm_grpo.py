@@ -8,6 +8,7 @@ says of the engine after the last step's move (which no sync followed: it must r
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -66,4 +67,9 @@ def main(model_dir: str, out: str, skip_sync: bool) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], "--skip-sync" in sys.argv[3:])
+    import conftest  # imported with test_grpo; it made this process a state dir of its own, which no pytest removes
+
+    try:
+        main(sys.argv[1], sys.argv[2], "--skip-sync" in sys.argv[3:])
+    finally:
+        shutil.rmtree(conftest._HOME, ignore_errors=True)
