@@ -17,7 +17,7 @@ from conftest import harbor_task
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_reterm_run_stops_within_seconds_and_keeps_finished_trials(tmp_path, sig, code):
     harbor_task(tmp_path / "tasks" / "quick")
-    harbor_task(tmp_path / "tasks" / "slow", solve_sh="#!/bin/bash\nsleep 300\n",
+    harbor_task(tmp_path / "tasks" / "slow", solve_sh="#!/bin/bash\ntouch /app/started\nsleep 300\n",
                 toml="[agent]\ntimeout_sec = 600.0\n")
     home = tmp_path / "home"
     env = {**os.environ, "RETERM_HOME": str(home)}
@@ -27,10 +27,12 @@ def test_reterm_run_stops_within_seconds_and_keeps_finished_trials(tmp_path, sig
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 120
-        while not (out / "results.jsonl").is_file() or not (out / "results.jsonl").read_text().strip():
+        # the quick trial's result written, and the slow trial inside its 300 s solution (under load its sandbox
+        # may still be in the making a second after the first result, which is not what this test stops)
+        while (not (out / "results.jsonl").is_file() or not (out / "results.jsonl").read_text().strip()
+               or not list(home.glob("sandboxes/*/fs/app/started"))):
             assert time.monotonic() < deadline and proc.poll() is None, proc.stdout.read().decode()[-2000:]
             time.sleep(0.2)
-        time.sleep(1.0)  # the slow trial is now inside its 300 s solution
         sent = time.monotonic()
         proc.send_signal(sig)
         rc = proc.wait(timeout=30)
