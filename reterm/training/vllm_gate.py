@@ -13,15 +13,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-TRUE = {"true", "1", "yes", "y", "t", "on"}
-FALSE = {"false", "0", "no", "n", "f", "off"}
-
-
 def _truth(value) -> bool | None:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    return True if text in TRUE else False if text in FALSE else None
+    """`value` as the parser reads a bool field (transformers' `string_to_bool`); None where it would refuse it."""
+    from argparse import ArgumentTypeError
+
+    from transformers.hf_argparser import string_to_bool  # the recipe imports transformers next in any case
+
+    try:
+        return string_to_bool(value if isinstance(value, bool) else str(value))
+    except ArgumentTypeError:
+        return None
 
 
 def _names_use_vllm(flag: str) -> bool | None:
