@@ -273,28 +273,22 @@ def _grpo_on_vllm(vllm_tiny_dir, out: Path, *flags: str) -> dict:
     return json.loads((out / "result.json").read_text())
 
 
-def test_grpo_on_vllm_syncs_and_checks_the_weights_every_step(tmp_path, vllm_tiny_dir):
-    """Two steps on TRL's colocated vLLM engine, every weight moved after each step: each step's rollout samples from
-    the weights being trained (the probe scored by the engine and by the model agree to rounding noise after each
-    sync; a skipped sync would leave ~0.5), TRL's importance-sampling correction sees vLLM's logprobs match the
-    model's, and after the last move, which no sync followed, the check refuses the engine. TRL starts the engine
-    in the dtype vLLM's CPU backend chooses for the checkpoint (bfloat16 on this machine) beside the float32 model:
-    bf16 noise is a few thousandths."""
-    res = _grpo_on_vllm(vllm_tiny_dir, tmp_path)
-    assert res["error"] is None and res["steps"] == 2
+def test_grpo_on_vllm_syncs_and_checks_the_weights_every_step_and_stops_when_a_sync_is_skipped(tmp_path,
+                                                                                            vllm_tiny_dir):
+    """Steps on TRL's colocated vLLM engine, every weight moved after each step: each of the first two steps' rollouts
+    samples from the weights being trained (the probe scored by the engine and by the model agree to rounding noise
+    after each sync; a skipped sync would leave ~0.5), and TRL's importance-sampling correction sees vLLM's logprobs
+    match the model's. Then the sync is made a no-op: the third step's check sees the engine's stale weights and
+    stops the run with an error naming the tolerance, instead of training on samples from other weights. TRL starts
+    the engine in the dtype vLLM's CPU backend chooses for the checkpoint (bfloat16 on some machines) beside the
+    float32 model: bf16 noise is a few thousandths. One process for both (an engine's start is most of the cost)."""
+    res = _grpo_on_vllm(vllm_tiny_dir, tmp_path, "--skip-sync-after", "2")
+    assert res["error"] and "vllm_sync_tolerance" in res["error"], res["error"]
+    assert res["steps"] == 2  # the two steps whose weights were synced, and not the third
     diffs = res["logged"]["reterm/vllm_sync_logprob_diff"]
     assert len(diffs) == 2 and max(diffs) < 0.02, diffs
     assert max(res["logged"]["sampling/sampling_logp_difference/mean"]) < 0.02
     assert min(res["logged"]["reterm/sampled_tokens"]) > 0
-    assert res["stale_check"] and "vllm_sync_tolerance" in res["stale_check"]
-
-
-def test_grpo_on_vllm_stops_when_the_sync_is_skipped(tmp_path, vllm_tiny_dir):
-    """The same run with the weight sync made a no-op: the second step's check sees the engine's stale weights and
-    stops the run with an error naming the tolerance, instead of training on samples from other weights."""
-    res = _grpo_on_vllm(vllm_tiny_dir, tmp_path, "--skip-sync")
-    assert res["error"] and "vllm_sync_tolerance" in res["error"], res["error"]
-    assert res["steps"] == 1  # the first step ran on the weights the engine loaded at start
 
 
 def test_grpo_recipe_runs_on_vllm_on_the_cpu_and_refuses_server_mode(tmp_path, vllm_tiny_dir):
