@@ -337,14 +337,27 @@ def _state(task, kind, seed, steps, messages, label, output, original, broken, t
                         perturbation=perturbation or kind, seed=seed, solution_steps=original, broken_step=broken)
 
 
-def plan(tasks, variants: int, base_seed: int = 0) -> list[tuple]:
-    """The (task, kind, seed) jobs: `variants` seeds of every mistake kind, and one clean start, per task."""
-    return [(t, kind, base_seed + v) for t in tasks for kind in KINDS for v in range(1 if kind == CLEAN else variants)]
+def plan(tasks, variants: int, base_seed: int = 0, kinds: tuple[str, ...] = KINDS) -> list[tuple]:
+    """The (task, kind, seed) jobs: `variants` seeds of every mistake kind of `kinds`, and one clean start, per
+    task (when `kinds` has `clean`)."""
+    return [(t, kind, base_seed + v) for t in tasks for kind in KINDS if kind in kinds
+            for v in range(1 if kind == CLEAN else variants)]
 
 
-def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base_seed: int = 0, on_done=None) -> dict:
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """`--kinds`: names of KINDS, comma-separated; an unknown one is a ValueError naming it and the known ones."""
+    names = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in names if k not in KINDS]
+    if unknown or not names:
+        raise ValueError(f"unknown mistake kind(s) {', '.join(unknown) or '(none given)'}; "
+                         f"known: {', '.join(KINDS)}")
+    return names
+
+
+def run(tasks, backend, out: Path, variants: int = 4, concurrency: int = 2, base_seed: int = 0, on_done=None,
+        kinds: tuple[str, ...] = KINDS) -> dict:
     """Every (task, kind, variant) once (a clean start once per task); resumable through the shard at `out`."""
-    jobs = plan(tasks, variants, base_seed)
+    jobs = plan(tasks, variants, base_seed, kinds)
     with Shard(out) as shard:
         todo = [j for j in jobs if f"{j[0].id}:{j[1]}:{j[2]}" not in shard]
         done_keys = set(shard.records)
@@ -375,14 +388,20 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, type=Path, help="shard file (JSONL); re-running resumes it")
     ap.add_argument("--variants", type=int, default=4, help="seeds per mistake kind and task")
     ap.add_argument("-j", "--concurrency", type=int, default=2, help="tasks perturbed at once")
+    ap.add_argument("--kinds", default=",".join(KINDS),
+                    help="the mistake kinds to inject, comma-separated (default: all; `clean` is the task start)")
     args = ap.parse_args(argv)
+    try:
+        kinds = parse_kinds(args.kinds)
+    except ValueError as e:
+        ap.error(f"--kinds: {e}")
     if (selected := tasks_and_backend(args)) is None:
         return 2
     tasks, backend = selected
     with progress_bar() as bar:
-        pid = bar.add_task("synthesize", total=len(plan(tasks, args.variants)))
+        pid = bar.add_task("synthesize", total=len(plan(tasks, args.variants, kinds=kinds)))
         summary = run(tasks, backend, args.out, args.variants, args.concurrency,
-                      on_done=lambda s: bar.update(pid, advance=1))
+                      on_done=lambda s: bar.update(pid, advance=1), kinds=kinds)
     print(json.dumps(summary))
     return 0
 

@@ -62,10 +62,13 @@ def test_run_resumes_without_duplicates(tmp_path):
 
 
 def test_killed_run_resumes_to_the_same_result(tmp_path):
+    """A run killed mid-way and run again ends with what an uninterrupted run writes; `--kinds` (four of the kinds
+    here, so the test is short) is all it injects."""
     out_a, out_b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     tasks = [t for t in suites.load("basic", "train") if t.id.endswith("-01")][:4]
+    kinds = ("wrong_path", "skip_step", failures.PREMATURE_COMPLETION, "clean")
     cmd = [sys.executable, "-m", "data_pipeline.synthesize", *[str(t.path) for t in tasks], "--variants", "1", "-j",
-           "1"]
+           "1", "--kinds", ",".join(kinds)]
     proc = subprocess.Popen(cmd + ["--out", str(out_a)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out_a.exists() or len(out_a.read_text().splitlines()) < 5):
@@ -75,13 +78,21 @@ def test_killed_run_resumes_to_the_same_result(tmp_path):
     with out_a.open("a") as f:
         f.write('{"key": "torn-by-the-kill", "x": ')  # what a kill in the middle of a write leaves
     partial = len(out_a.read_text().splitlines())
-    assert 5 <= partial < len(plan(tasks, 1))
+    assert 5 <= partial < len(plan(tasks, 1, kinds=kinds)) == 16
     subprocess.run(cmd + ["--out", str(out_a)], check=True, capture_output=True)
     subprocess.run(cmd + ["--out", str(out_b)], check=True, capture_output=True)
     a = {r["key"]: r for r in map(json.loads, out_a.read_text().splitlines())}
     b = {r["key"]: r for r in map(json.loads, out_b.read_text().splitlines())}
     assert "torn-by-the-kill" not in a and len(a) == len(out_a.read_text().splitlines())
     assert a == b  # nothing lost, nothing duplicated, same states as an uninterrupted run
+    assert len(a) == 16 and {k.split(":")[1] for k in a} == set(kinds)
+
+
+def test_an_unknown_kind_is_refused_with_the_known_ones(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "data_pipeline.synthesize", "--kinds", "wrong_path,typo", "--out",
+                        str(tmp_path / "s.jsonl")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--kinds: unknown mistake kind(s) typo; known: typo_command," in r.stderr
+    assert not (tmp_path / "s.jsonl").exists()
 
 
 def test_shard_drops_a_torn_line(tmp_path):
