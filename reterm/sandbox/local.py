@@ -8,8 +8,8 @@ seeded at build time with the entries any user may read (so `/etc/shadow`, priva
 are never copied) and writable while the Dockerfile runs (`RUN useradd ...`); sandboxes share that built copy
 read-only, as they share the host's `/usr`, so a snapshot or fork need not copy its ~1,400 entries. An environment
 whose Dockerfile cannot change /etc (no `RUN`, nothing copied there: most tasks) does not seed one of its own: it
-shares one seed of the host's /etc with every such environment (`envs/.etc-<digest of the host's /etc>`). A snapshot is a
-copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
+shares one seed of the host's /etc with every such environment (`envs/.etc-<digest of the host's /etc>`). A
+snapshot is a copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
 `COPY`/`ADD` (local files) and `RUN` (run inside a build sandbox) are applied; `LABEL`, `EXPOSE`, `CMD`,
@@ -342,7 +342,8 @@ def leaves_etc_alone(task) -> bool:
     workdir = "/root"
     for ins in dfile.parse(task.dockerfile):
         kw = ins.keyword
-        if kw in ("FROM", "ENV", "ARG") or kw in IGNORED_INSTRUCTIONS or (kw == "USER" and ins.args.strip() in ROOT_USERS):
+        if kw in ("FROM", "ENV", "ARG") or kw in IGNORED_INSTRUCTIONS or (
+                kw == "USER" and ins.args.strip() in ROOT_USERS):
             continue
         if kw == "WORKDIR":
             dest = ins.args.strip()
