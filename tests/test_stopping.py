@@ -89,3 +89,45 @@ def test_model_run_waiting_on_a_model_server_stops_within_seconds(tmp_path):
     assert rc == 143 and elapsed < 12, (rc, elapsed)
     assert list((home / "sandboxes").iterdir()) == []
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["interrupted"] is True
+
+
+@pytest.mark.parametrize("where", ["cgroup", "shell"])
+def test_a_local_sandbox_closed_while_it_starts_leaves_nothing(tmp_path, monkeypatch, where):
+    """A stop closes every open sandbox from the signal's thread, also one still being made. That close lands here
+    at a chosen point of the start (before its cgroup is made, before its shell starts): the start raises, and
+    neither its folder nor its cgroup nor a process is left, though the start went on making them after the close."""
+    from reterm.sandbox import base, local
+    from reterm.sandbox.shell import SandboxError
+    from reterm.tasks import load_task
+
+    be = local.LocalBackend(root=tmp_path / "home")
+    task = load_task(harbor_task(tmp_path / "t"))
+    be.prepare(task)
+    names = []
+
+    def close_it(name):  # what close_all does to this sandbox
+        [box] = [o for o in list(base._open) if getattr(o, "id", None) == name]
+        names.append(name)
+        box.close()
+
+    if where == "cgroup":
+        class Cgroup(local.Cgroup):
+            def __init__(self, name, *a):
+                close_it(name)
+                super().__init__(name, *a)
+
+        monkeypatch.setattr(local, "Cgroup", Cgroup)
+    else:
+        real = local.PersistentShell
+
+        def shell(open_channel, *a):
+            close_it(open_channel.__self__.id)
+            return real(open_channel, *a)
+
+        monkeypatch.setattr(local, "PersistentShell", shell)
+    with pytest.raises(SandboxError, match="closed while it started"):
+        be.start(task)
+    [name] = names
+    assert not list((tmp_path / "home" / "sandboxes").iterdir())
+    assert local.Cgroup.existing(name).paths == []
+    assert not [o for o in list(base._open) if getattr(o, "id", None) == name]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import base64
 import io
+import logging
 import shlex
 import tarfile
 import threading
@@ -24,6 +25,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, ExecResult, PersistentShell, SandboxError, ShellState
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -92,12 +95,13 @@ def close_all() -> None:
     with _closing:
         with _open_lock:
             items = list(_open)
-        for obj in items:  # sandboxes first: their containers may pin a snapshot image
-            if isinstance(obj, Sandbox):
-                obj.close()
-        for obj in items:
-            if isinstance(obj, Snapshot):
-                obj._delete()
+        # sandboxes first: their containers may pin a snapshot image. One that fails to close does not keep the
+        # others open (what it left is `reterm sandbox gc`'s).
+        for obj in [o for o in items if isinstance(o, Sandbox)] + [o for o in items if isinstance(o, Snapshot)]:
+            try:
+                obj.close() if isinstance(obj, Sandbox) else obj._delete()
+            except Exception as e:  # noqa: BLE001
+                log.warning("could not close %s %s: %s: %s", type(obj).__name__, obj.id, type(e).__name__, e)
 
 
 class Snapshot:

@@ -395,11 +395,13 @@ class LocalSandbox(Sandbox):
     backend_name = "local"
 
     def __init__(self, backend: "LocalBackend", spec: SandboxSpec, fs_source: Path | None, copy: bool = True):
-        super().__init__(backend, new_id("sb"), spec)
-        self.dir = backend.root / "sandboxes" / self.id
+        sandbox_id = new_id("sb")
+        # what _destroy reads, set before the sandbox is registered (from then on a stop may close it)
+        self.dir = backend.root / "sandboxes" / sandbox_id
         self.cgroup: Cgroup | None = None
         self._proc: subprocess.Popen | None = None
         self._start_error: str | None = None
+        super().__init__(backend, sandbox_id, spec)
         try:
             write_owner_file(self.dir, "sandbox", task=spec.task_id)
             (self.dir / "inbox").mkdir()
@@ -414,9 +416,23 @@ class LocalSandbox(Sandbox):
                 _give_to_sandbox(made)
             self.cgroup = Cgroup(self.id, spec.pids, spec.memory_mb, spec.cpus)
             self.shell = PersistentShell(self._open_channel, spec.shell_state.copy(), spec.output_cap, spec.user)
-        except BaseException:
-            self.close()
+        except BaseException as e:
+            cut_short = self.closed  # the stop's close took what this start was working on
+            self._close_after_start()
+            if cut_short and isinstance(e, Exception):
+                raise SandboxError(f"sandbox {self.id} was closed while it started (the run is stopping)") from e
             raise
+        if self.closed:
+            self._close_after_start()
+            raise SandboxError(f"sandbox {self.id} was closed while it started (the run is stopping)")
+
+    def _close_after_start(self) -> None:
+        """Closes a sandbox whose start failed or was cut short. A stop that closed it while it was being made
+        (close_all, from the signal's thread) left what the start went on to make (its folder, its cgroup, its
+        shell): closed again, they go too."""
+        with self._close_lock:
+            self._closed = False
+        self.close()
 
     @property
     def fs(self) -> Path:
