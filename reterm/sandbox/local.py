@@ -613,54 +613,58 @@ class LocalBackend(Backend):
             _hash_dir(h, task.environment_dir)
         return h.hexdigest()[:16]
 
-    def prepare(self, task) -> Path:
-        """The built environment for `task` (cached): a dir with `fs/` and `meta.json`."""
-        key = self._env_key(task)
-        target = self.root / "envs" / f"{task.id[:40]}-{key}"
+    def _build_once(self, key: str, target: Path, ready, make, owner_task: str) -> None:
+        """`target` made once, under the lock for `key`: unless `ready(target)`, `make(tmp)` fills a fresh
+        `.build-*` dir (marked with its owner, so gc removes one a killed process left), which then becomes `target`
+        (when another process finished one first, that one stays)."""
         with self._locks_lock:
             lock = self._build_locks.setdefault(key, threading.Lock())
         with lock:
-            if (target / "meta.json").is_file():
-                if self.env_etc(target, json.loads((target / "meta.json").read_text())).is_dir():
-                    return target
-                remove_tree(target)  # the shared /etc it names was removed: build it again
+            if ready(target):
+                return
             tmp = self.root / "envs" / f".build-{new_id('b')}"
-            write_owner_file(tmp, "build", task=task.id)
+            write_owner_file(tmp, "build", task=owner_task)
             try:
-                meta = self._build(task, tmp)
-                (tmp / "meta.json").write_text(json.dumps(meta))
+                make(tmp)
                 try:
                     tmp.rename(target)
-                except OSError:  # another process built it first
+                except OSError:  # another process made it first
                     remove_tree(tmp)
             except BaseException:
                 remove_tree(tmp)
                 raise
-            return target
+
+    def prepare(self, task) -> Path:
+        """The built environment for `task` (cached): a dir with `fs/` and `meta.json`."""
+        key = self._env_key(task)
+        target = self.root / "envs" / f"{task.id[:40]}-{key}"
+
+        def ready(env: Path) -> bool:
+            if not (env / "meta.json").is_file():
+                return False
+            if self.env_etc(env, json.loads((env / "meta.json").read_text())).is_dir():
+                return True
+            remove_tree(env)  # the shared /etc it names was removed: build it again
+            return False
+
+        def make(tmp: Path) -> None:
+            (tmp / "meta.json").write_text(json.dumps(self._build(task, tmp)))
+
+        self._build_once(key, target, ready, make, task.id)
+        return target
 
     def seeded_etc(self) -> Path:
         """The seeded copy of the host's /etc that every environment whose build leaves /etc alone shares (most
         tasks: seeding one takes about 0.3 s and 1,400 files, a third of a small task's whole check). Built once per
         state of the host's /etc, under `envs/.etc-<digest>/etc`."""
         target = self.root / "envs" / f".etc-{host_etc_digest()}"
-        with self._locks_lock:
-            lock = self._build_locks.setdefault(target.name, threading.Lock())
-        with lock:
-            if (target / "etc").is_dir():
-                return target / "etc"
-            tmp = self.root / "envs" / f".build-{new_id('b')}"
-            write_owner_file(tmp, "build", task="/etc")
-            try:
-                _seed_etc(tmp)
-                _give_to_sandbox(tmp / "etc")
-                try:
-                    tmp.rename(target)
-                except OSError:  # another process seeded it first
-                    remove_tree(tmp)
-            except BaseException:
-                remove_tree(tmp)
-                raise
-            return target / "etc"
+
+        def make(tmp: Path) -> None:
+            _seed_etc(tmp)
+            _give_to_sandbox(tmp / "etc")
+
+        self._build_once(target.name, target, lambda t: (t / "etc").is_dir(), make, "/etc")
+        return target / "etc"
 
     def env_etc(self, env_dir: Path, meta: dict) -> Path:
         """The /etc a built environment's sandboxes bind read-only: the shared seed it names, else its own."""
