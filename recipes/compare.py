@@ -81,7 +81,8 @@ from reterm.suites import SPLITS  # noqa: E402
 # arguments after `--` go to the GRPO recipe unchanged, which takes TRL's field names with underscores
 # (`--max_recovery_turns 6`), as its YAML keys are written.
 def parse_args(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description="ReTerm-GRPO against plain GRPO (and other methods) at an equal "
+                                 "sampled-token budget from one SFT checkpoint: train, evaluate, compare")
     ap.add_argument("--sft", type=Path, required=True, help="the SFT checkpoint every method starts from")
     ap.add_argument("--bench", action="append", required=True, metavar="[NAME=]DIR",
                     help="a frozen recovery benchmark (reterm recovery-bench build); again for another, each scored "

@@ -6,12 +6,18 @@
 # The stages, their inputs and outputs are in recipes/configs/smollm2-135m/main_job.yaml; recipes/main_job.py runs
 # them. Re-running continues where it stopped (Ctrl-C is safe; in the background `kill -INT $(cat RUN_DIR/job.pid)`,
 # runs/main/job.pid by default); a stage whose inputs changed is redone.
-#   QUICK=1 bash scripts/train.sh           # every stage at toy size (a first look, ~15 min; not a result)
-#   bash scripts/train.sh --plan            # what is done, what would run and why
+#   QUICK=1 bash scripts/train.sh           # every stage at toy size (a first look, ~10 min; not a result)
+#   bash scripts/train.sh --plan            # what is done, what would run and why (sets up nothing)
 #   bash scripts/train.sh --run-dir DIR     # keep the run elsewhere (default runs/main; or RETERM_RUN_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RETERM_SKIP_DOCKER=1 bash scripts/setup.sh
+PLAN=0
+for a in "$@"; do [ "$a" = --plan ] && PLAN=1; done
+if [ "$PLAN" = 0 ]; then
+  RETERM_SKIP_DOCKER=1 bash scripts/setup.sh
+elif [ ! -x .venv/bin/python ]; then  # a plan installs nothing
+  echo "train.sh: no .venv yet: nothing has run (run it without --plan to set up and start)" >&2; exit 2
+fi
 ARGS=()
 if [ "${QUICK:-0}" != 0 ]; then ARGS+=(--quick); fi
 exec .venv/bin/python recipes/main_job.py "${ARGS[@]}" "$@"

@@ -442,7 +442,8 @@ def write_report(run_dir: Path, out: Path | None = None, margin: float = 0.05, *
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    ap = argparse.ArgumentParser(description="The confirmatory comparison's analysis (benchmarks/confirm/design.md) "
+                                             "from a comparison's folder",
                                  epilog="The endpoints' sets and the arms' methods are the design's (ENDPOINTS, "
                                         "FORKED, PLAIN_DONE, PLAIN in this module).")
     ap.add_argument("run_dir", type=Path, help="a comparison's folder (recipes/compare.py --out)")
