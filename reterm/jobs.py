@@ -99,11 +99,13 @@ def _choose_engine(engine: str) -> str:
     return engine
 
 
-def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str) -> tuple[str, str, str]:
+def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: str,
+                    write: bool = True) -> tuple[str, str, str]:
     """The command-line arguments selecting a task set (`{NAME}`), the same as one word (`{NAME_set}`, what `reterm
     eval-sets --tasks NAME=...` takes: S:P, or the folder) and a line saying what it is (for the report): `--suite S
     --split P`; with `per_family: N` (or QUICK) a folder of links to the first N instances (by id) of each family of
-    that split (with QUICK: the first task of each of the first `quick` families)."""
+    that split (with QUICK: the first task of each of the first `quick` families). `write=False` (a plan) names the
+    folder without making it."""
     if not isinstance(spec, dict) or "suite" not in spec:
         raise JobError(f"{where}: tasks.{name} must be a mapping with suite (and split, per_family), got {spec!r}")
     bad = set(spec) - {"suite", "split", "per_family"}
@@ -118,7 +120,10 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
                 f"`{name}`: {suite} / {split}, every task")
     from reterm.options import select_tasks
 
-    tasks = select_tasks((), suite, split)
+    try:
+        tasks = select_tasks((), suite, split)
+    except ValueError as e:  # TaskError too: an unknown suite or split, a task that does not load, no tasks
+        raise JobError(f"{where}: tasks.{name}: {e}") from None
     chosen: dict[str, list] = {}
     for t in sorted(tasks, key=lambda t: t.id):
         family = t.metadata.get("family") or t.id
@@ -128,12 +133,13 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
         elif len(chosen.setdefault(family, [])) < per_family:
             chosen[family].append(t)
     folder = run_dir / "tasks" / name
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    for ts in chosen.values():
-        for t in ts:
-            (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
+    if write:
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        for ts in chosen.values():
+            for t in ts:
+                (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
     n = sum(len(v) for v in chosen.values())
     what = (f"the first {per_family} instance(s) of each of its {len(chosen)} families" if not quick
             else f"the first task of {len(chosen)} families (QUICK)")
@@ -212,7 +218,9 @@ def job_home(config: Path, quick: bool = False, run_dir: str | None = None,
 
 
 def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
-             overrides: list[str] = ()) -> Job:
+             overrides: list[str] = (), write: bool = True) -> Job:
+    """The job of `config`; JobError naming the file and key when it is malformed. With `write=False` (a plan)
+    nothing is written: the run folder and its task selections are named, not made."""
     where = str(config)
     raw, settings = _read_config(config, quick, overrides)
     rd = _run_dir(raw, settings, run_dir, quick)
@@ -237,13 +245,14 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
         raise JobError(f"{where}: {sorted(clash)} name both a stage and a setting")
     tasks = raw.get("tasks") or {}
     quick_n = int(raw.get("quick_tasks", 4)) if quick else None
-    rd.mkdir(parents=True, exist_ok=True)
+    if write:
+        rd.mkdir(parents=True, exist_ok=True)
     selections = []
     for tname, spec in tasks.items():
         if f"{tname}_set" in settings or f"{tname}_set" in names:
             raise JobError(f"{where}: {tname}_set names a setting or stage, and it is task selection {tname}'s one-word "
                            f"form; rename one of them")
-        settings[tname], settings[f"{tname}_set"], said = _task_selection(tname, spec, quick_n, rd, where)
+        settings[tname], settings[f"{tname}_set"], said = _task_selection(tname, spec, quick_n, rd, where, write)
         selections.append(said)
     for key, value in settings.items():
         unknown_refs = {r for r in REF.findall(value) if r not in settings and r not in names}
@@ -442,9 +451,16 @@ class Runner:
         self.stages = job.stages[:names.index(until) + 1] if until else job.stages  # what this invocation runs
         self.out = out
         self.state = _load_state(job.run_dir)
-        self.log = open(job.run_dir / "job.log", "a", buffering=1)
+        self._log = None  # job.log, opened at the first line said: a plan writes nothing
         self.measured = 0.0  # seconds of stages run whole in this invocation, and their estimate
         self.estimated = 0.0
+
+    @property
+    def log(self):
+        if self._log is None:
+            self.job.run_dir.mkdir(parents=True, exist_ok=True)
+            self._log = open(self.job.run_dir / "job.log", "a", buffering=1)
+        return self._log
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -622,7 +638,7 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
     """Loads the job and runs it (or, with `plan`, says what would run and why); the exit status: 0 done, 2 a bad
     config or a failed stage (said on stderr), 130 stopped (run the same command again to continue)."""
     try:
-        job = load_job(config, quick, run_dir, overrides)
+        job = load_job(config, quick, run_dir, overrides, write=not plan)
         runner = Runner(job, until=until)
         if plan:
             for s, action, why in runner.plan():

@@ -216,6 +216,30 @@ stages:
                               f"{len(families)} families: {len(families)} of {len(held)} tasks"]
 
 
+def test_a_plan_writes_nothing_and_a_selection_of_no_suite_is_an_error_naming_the_key(tmp_path):
+    """`--plan` says what would run without making the run folder, its job.log or its sampled task folders; a task
+    selection whose suite is neither bundled nor a folder is refused naming the file and the key, not a traceback."""
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text(f"""
+run_dir: {tmp_path}/run
+quick_run_dir: {tmp_path}/run-quick
+engine: transformers
+tasks:
+  held: {{suite: basic, split: heldout_families, per_family: 1}}
+stages:
+  a: {{cmd: "{sys.executable} -c 'import sys; print(sys.argv[1:])' {{held}}"}}
+""")
+    for extra in ((), ("--quick",)):
+        p = _run(cfg, "--plan", *extra)
+        assert p.returncode == 0 and "not run yet" in p.stdout, p.stderr
+        assert not (tmp_path / "run").exists() and not (tmp_path / "run-quick").exists()
+    assert _run(cfg).returncode == 0 and (tmp_path / "run" / "tasks" / "held").is_dir()  # a run makes them
+    cfg.write_text(cfg.read_text().replace("suite: basic,", f"suite: {tmp_path}/nowhere,"))
+    p = _run(cfg, "--plan", "--quick")
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert f"{cfg}: tasks.held: suite '{tmp_path}/nowhere' is neither" in p.stderr
+
+
 def test_a_selection_as_one_word_and_a_stage_named_through_a_setting(tmp_path):
     """`{NAME_set}` is a task selection as one word (the folder, or SUITE:SPLIT), what `reterm eval-sets --tasks`
     takes; a stage named only inside a setting is still one of the stage's inputs (its order is checked, a new run of
