@@ -65,18 +65,55 @@ def shard_paths(attempts) -> list[Path]:
     return [Path(attempts)] if isinstance(attempts, (str, Path)) else [Path(p) for p in attempts]
 
 
+# what a kept attempt must carry (one that did not pass needs only its key and state_key)
+ATTEMPT_KEYS = ("key", "state_key", "passed", "task_id", "family", "error_category", "fork_turn", "messages",
+                "trainable", "source", "teacher", "reward")
+
+
+def check_out(out: Path) -> None:
+    """ValueError when `out` cannot take a dataset: a file, or a folder holding anything but an earlier build
+    (its README.md and data/), which writing the dataset there would delete."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; build writes a dataset folder")
+    if out.is_dir():
+        other = sorted(p.name for p in out.iterdir() if p.name not in ("README.md", "data"))
+        if other or ((out / "data").is_dir() and any(not f.name.endswith(".parquet")
+                                                     for f in (out / "data").iterdir())):
+            raise ValueError(f"--out {out} holds files that are not an earlier dataset build "
+                             f"({', '.join(other[:3]) or 'data/ holds other files'}); building there would delete "
+                             f"them: give a new or empty folder")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"--out {out}: {parent} is a file, not a folder")
+            break
+
+
 def load_rows(attempts) -> list[dict]:
     """Verified attempts as rows, one per distinct trained text, from one shard or several (in order: a text seen
     in an earlier shard is not repeated from a later one). Each row knows its shard's position (`_shard`)."""
     rows, seen, keys = [], set(), set()
     for index, path in enumerate(shard_paths(attempts)):
         recs = []
-        for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if Path(path).is_dir():
+            raise ValueError(f"{path} is a directory; --attempts takes the shard files data_pipeline.recover wrote")
+        try:
+            text = Path(path).read_bytes().decode()
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); re-run data_pipeline.recover")
+        for n, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
-                    recs.append(json.loads(line))
+                    rec = json.loads(line)
                 except json.JSONDecodeError as e:
                     raise ValueError(f"{path}:{n}: not a JSON line ({e.msg}); re-run data_pipeline.recover") from None
+                missing = [k for k in ATTEMPT_KEYS if not isinstance(rec, dict) or k not in rec]
+                if missing and not (isinstance(rec, dict) and not rec.get("passed") and "key" in rec
+                                    and "state_key" in rec):
+                    raise ValueError(f"{path}:{n}: not an attempt of data_pipeline.recover (missing "
+                                     f"{', '.join(missing)}); re-run it")
+                recs.append(rec)
         per_state = Counter(r["state_key"] for r in recs)
         for r in sorted(recs, key=lambda r: r["key"]):
             if not r.get("passed") or r.get("teacher_errors"):
@@ -200,12 +237,19 @@ def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=
     from datasets import Dataset
 
     paths = shard_paths(attempts_path)
+    check_out(out)
+    if not 0 <= validation_fraction < 1:
+        raise ValueError(f"--validation-fraction must be at least 0 and below 1, not {validation_fraction}")
+    if max_per_group is not None and max_per_group < 1:
+        raise ValueError(f"--max-per-group must be at least 1, not {max_per_group}")
     if weights is not None and (len(weights) != len(paths) or any(int(w) != w or w < 1 for w in weights)):
         raise ValueError(f"--weights: one positive integer per --attempts shard ({len(paths)}), not {weights}")
     rows = balance(load_rows(paths), max_per_group)
     if not rows:
         raise ValueError(f"{', '.join(map(str, paths))}: no verified demonstrations to build from")
-    rows, stats = measure(rows, tokenizer or load_tokenizer(DEFAULT_MODEL), budget or REPLY_TOKENS)
+    if tokenizer is None or isinstance(tokenizer, str):  # a name: loaded once the input is known to be good
+        tokenizer = load_tokenizer(tokenizer or DEFAULT_MODEL)
+    rows, stats = measure(rows, tokenizer, budget or REPLY_TOKENS)
     texts = {m["content"] for r in rows for m, t in zip(r["messages"], r["trainable"]) if t}
     stats["distinct_trained_texts"] = len(texts)
     splits = split_rows(rows, validation_fraction, by)
@@ -218,14 +262,18 @@ def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=
                for i, p in enumerate(paths)]
     tmp = out.with_name(out.name + f".tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
-    (tmp / "data").mkdir(parents=True)
-    for name, split_rows_ in splits.items():
-        if split_rows_:
-            Dataset.from_list(split_rows_).to_parquet(str(tmp / "data" / f"{name}-00000-of-00001.parquet"))
-    (tmp / "README.md").write_text(card(splits, ", ".join(sources), stats))
-    if out.exists():
-        shutil.rmtree(out)
-    os.replace(tmp, out)
+    try:
+        (tmp / "data").mkdir(parents=True)
+        for name, split_rows_ in splits.items():
+            if split_rows_:
+                Dataset.from_list(split_rows_).to_parquet(str(tmp / "data" / f"{name}-00000-of-00001.parquet"))
+        (tmp / "README.md").write_text(card(splits, ", ".join(sources), stats))
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     summary = {"rows": len(rows), **{name: len(r) for name, r in splits.items()}, **stats,
                "by_category": dict(sorted(Counter(r["error_category"] for r in rows).items()))}
     if len(paths) > 1:
@@ -274,14 +322,18 @@ def main(argv=None) -> int:
     ap.add_argument("--push-to-hub", metavar="REPO", help="also upload the dataset to this Hub repo (needs HF_TOKEN)")
     args = ap.parse_args(argv)
     try:
-        summary = build(args.attempts, args.out, args.validation_fraction, load_tokenizer(args.tokenizer),
+        summary = build(args.attempts, args.out, args.validation_fraction, args.tokenizer,
                         args.max_per_group, args.split_by, weights=args.weights)
         if args.push_to_hub:
             push(args.out, args.push_to_hub)
-    except (ValueError, FileNotFoundError, PermissionError) as e:  # BudgetError is a ValueError
+    except (ValueError, OSError) as e:  # BudgetError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary))
+    if not summary.get("validation"):
+        print(f"note: {args.out} has no validation split (a split by {args.split_by} needs two or more of them in a "
+              f"family): the SFT recipe's default evaluation needs one; build with --split-by family, or train with "
+              f"--eval_strategy no --load_best_model_at_end false", file=sys.stderr)
     return 0
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 
 from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
+from data_pipeline import shards
 from data_pipeline.shards import Shard
 from reterm.progress import progress_bar
 from reterm import stopping
@@ -80,10 +81,19 @@ def main(argv=None) -> int:
     add_backend_arguments(ap)
     ap.add_argument("-j", "--concurrency", type=int, default=8, help="episodes running at once")
     args = ap.parse_args(argv)
+    if min(args.max_turns, args.max_states, args.concurrency) < 1:
+        ap.error("--max-turns, --max-states and -j must be at least 1")
+    try:
+        sampling = SamplingConfig(max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed)
+        if args.out.exists() and not args.out.is_dir():
+            raise ValueError(f"--out {args.out} is a file; collect writes a folder (states.jsonl and states/)")
+        shards.check(args.out / "states.jsonl")
+    except ValueError as e:  # ShardError too
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if (selected := tasks_and_backend(args)) is None:
         return 2
     tasks, backend = selected
-    sampling = SamplingConfig(max_new_tokens=args.max_new_tokens, temperature=args.temperature, seed=args.seed)
     kw = {"base_url": args.base_url} if args.policy == "openai" else {}
     try:
         policy = make_policy(args.policy, args.model, sampling, **kw)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 
 from data_pipeline import add_backend_arguments, open_selected_backend
+from data_pipeline import shards
 from data_pipeline.shards import Shard
 from data_pipeline.synthesize import STEP_TIMEOUT_S
 from data_pipeline.teacher import OracleTeacher, approximate_tokens
@@ -36,7 +37,7 @@ from reterm.failures.state import FailureState, load_jsonl
 from reterm.models import DEFAULT_MODEL, load_tokenizer
 from reterm.options import POLICIES
 from reterm.sandbox import SandboxError
-from reterm.tasks import load_task
+from reterm.tasks import TaskError, load_task
 from reterm.training.sft_data import reply_tokens
 
 log = logging.getLogger("reterm.recover")
@@ -143,13 +144,26 @@ def main(argv=None) -> int:
     add_backend_arguments(ap)
     ap.add_argument("-j", "--concurrency", type=int, default=2, help="failure states worked on at once")
     args = ap.parse_args(argv)
+    if args.k < 1 or args.concurrency < 1:
+        ap.error("-k and -j must be at least 1")
     if not args.states.is_file():
-        print(f"error: {args.states} does not exist (run data_pipeline.synthesize first)", file=sys.stderr)
+        what = "is a directory, not a shard file" if args.states.is_dir() else "does not exist"
+        print(f"error: {args.states} {what} (run data_pipeline.synthesize first)", file=sys.stderr)
         return 2
     try:
+        shards.check(args.out)
+        states = load_jsonl(args.states)
+        first = {}
+        for st in states:
+            first.setdefault(st.task_path, st.id)
+        for path, sid in first.items():  # a task moved or deleted since the states were made
+            try:
+                load_task(path)
+            except (TaskError, TypeError) as e:
+                raise ValueError(f"{args.states}: the task of state {sid} does not load: {e}") from None
         backend = open_selected_backend(args)
-        n = len(load_jsonl(args.states))
-    except (ValueError, SandboxError) as e:  # FailureStateError is a ValueError
+        n = len(states)
+    except (ValueError, SandboxError) as e:  # FailureStateError, ShardError and TaskError are ValueErrors
         print(f"error: {e}", file=sys.stderr)
         return 2
     count_tokens = approximate_tokens

@@ -2,8 +2,9 @@
 
 A step appends one JSON line per finished unit of work, each with a unique `key`, and flushes + fsyncs it. On
 restart it reads the keys already there and skips them, so a killed step resumes where it stopped, loses nothing
-and duplicates nothing. A line torn by the kill (no trailing newline, or not JSON) is dropped on open and its unit
-redone.
+and duplicates nothing. A line torn by the kill (the last line: no trailing newline, or not JSON) is dropped on open
+and its unit redone. Any other line that is not a record means the file is not this step's shard (a user's file
+given as `--out`, or one edited by hand): ShardError names it, and the file is left as it is.
 """
 
 from __future__ import annotations
@@ -14,9 +15,65 @@ import threading
 from pathlib import Path
 
 
+class ShardError(ValueError):
+    """A path that cannot hold a shard, or a file that is not one; the message names the path (and line)."""
+
+
+def check_path(path: str | Path) -> None:
+    """ShardError when `path` cannot be a shard file: a directory, or a path under a file. Reads only."""
+    path = Path(path)
+    if path.is_dir():
+        raise ShardError(f"{path} is a directory; a step's --out here is a file (JSONL), e.g. {path}/out.jsonl")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ShardError(f"{path}: {parent} is a file, not a folder")
+            break
+
+
+def check(path: str | Path) -> None:
+    """ShardError when `path` could not be opened as a shard (check_path, or a file whose lines are not a shard's);
+    writes nothing: for a step to call before its work starts."""
+    check_path(path)
+    if Path(path).is_file():
+        _read(Path(path))
+
+
+def _read(path: Path) -> tuple[dict[str, dict], list[str], bool]:
+    """The records of a shard file by key (the first of a key kept), their lines, and whether the last line was torn."""
+    records: dict[str, dict] = {}
+    good: list[str] = []
+    torn = False
+    try:
+        text = path.read_bytes().decode()
+    except UnicodeDecodeError as e:
+        raise ShardError(f"{path} is not a shard: not UTF-8 text ({e.reason} at byte {e.start}); give another --out "
+                         f"or remove it") from None
+    parts = text.split("\n")  # records end in "\n" (JSON escapes any inside); a torn last line does not
+    lines = [x + "\n" for x in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    for n, line in enumerate(lines, 1):
+        try:
+            if not line.endswith("\n"):
+                raise ValueError("torn line")
+            rec = json.loads(line)
+            key = rec["key"]
+        except (ValueError, KeyError, TypeError):
+            if n < len(lines):  # a stop tears only the last line
+                raise ShardError(f"{path}:{n}: not a record of a step's shard (one JSON object with a `key` a "
+                                 f"line); only a last line torn by a stop is dropped and redone. Give another --out, "
+                                 f"or remove the line if the file is this step's own") from None
+            torn = True
+            continue
+        if key not in records:
+            records[key] = rec
+            good.append(line)
+    return records, good, torn
+
+
 class Shard:
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        check_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self.records: dict[str, dict] = {}
@@ -26,22 +83,8 @@ class Shard:
     def _repair_and_load(self) -> None:
         if not self.path.exists():
             return
-        good: list[str] = []
-        torn = False
-        with self.path.open() as f:
-            for line in f:
-                try:
-                    if not line.endswith("\n"):
-                        raise ValueError("torn line")
-                    rec = json.loads(line)
-                    key = rec["key"]
-                except (ValueError, KeyError, TypeError):
-                    torn = True
-                    continue
-                if key not in self.records:
-                    self.records[key] = rec
-                    good.append(line)
-        if torn:  # rewrite without the damaged lines, atomically
+        self.records, good, torn = _read(self.path)
+        if torn:  # rewrite without the torn last line, atomically
             tmp = self.path.with_name(self.path.name + ".repair")
             tmp.write_text("".join(good))
             os.replace(tmp, self.path)

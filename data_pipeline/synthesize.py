@@ -36,6 +36,7 @@ from pathlib import Path
 
 
 from data_pipeline import add_backend_arguments, add_task_arguments, tasks_and_backend
+from data_pipeline import shards
 from data_pipeline.shards import Shard
 from reterm.progress import progress_bar
 from reterm import failures
@@ -395,6 +396,13 @@ def main(argv=None) -> int:
         kinds = parse_kinds(args.kinds)
     except ValueError as e:
         ap.error(f"--kinds: {e}")
+    if args.variants < 1 or args.concurrency < 1:
+        ap.error("--variants and -j must be at least 1")
+    try:
+        shards.check(args.out)
+    except shards.ShardError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if (selected := tasks_and_backend(args)) is None:
         return 2
     tasks, backend = selected

@@ -120,7 +120,9 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
             strategy = getattr(training_args.eval_strategy, "value", training_args.eval_strategy)
             raise RecipeError(f"eval_strategy is {strategy!r} but dataset "
                               f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
-                              f"{list(raw)}); set eval_strategy: 'no' or build the dataset with a validation split")
+                              f"{list(raw)}); set --eval_strategy no --load_best_model_at_end false, or build the dataset "
+                              f"with a validation split (data_pipeline.build --split-by family when each family "
+                              f"has one task)")
         eval_raw = _sample(raw[script_args.dataset_test_split], reterm_args.max_eval_examples, training_args.seed)
         eval_ds = prepare_dataset(eval_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     if training_args.padding_free and not training_args.packing:

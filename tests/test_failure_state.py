@@ -172,3 +172,26 @@ def test_recover_refuses_an_unreadable_states_file_and_says_what_to_rerun(tmp_pa
     err = capsys.readouterr().err
     assert f"{states}:1" in err and "data_pipeline.synthesize" in err
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_recover_names_a_state_whose_task_is_gone_and_an_out_it_cannot_write(oracle_states, tmp_path, capsys):
+    """A state whose task folder was moved or deleted, a --states that is a folder or not text, and an --out that
+    cannot be a shard are refused before any sandbox starts, each named; no output is made."""
+    from data_pipeline.recover import main as recover_main
+
+    first = json.loads(next(l for l in oracle_states.read_text().splitlines() if '"skipped"' not in l))
+    gone = tmp_path / "gone.jsonl"
+    gone.write_text(json.dumps({**first, "task_path": str(tmp_path / "moved-away")}) + "\n")
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\n")
+    cases = [(["--states", str(gone), "--out", str(tmp_path / "r.jsonl")],
+              f"{gone}: the task of state {first['key']} does not load"),
+             (["--states", str(tmp_path), "--out", str(tmp_path / "r.jsonl")], "is a directory, not a shard file"),
+             (["--states", str(binary), "--out", str(tmp_path / "r.jsonl")], f"{binary}: not UTF-8 text"),
+             (["--states", str(oracle_states), "--out", str(tmp_path)], "is a directory; a step's --out")]
+    for argv, why in cases:
+        assert recover_main([*argv, "--tokenizer", "none"]) == 2
+        err = capsys.readouterr().err
+        assert why in err, err
+    assert not (tmp_path / "r.jsonl").exists()
+

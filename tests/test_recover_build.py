@@ -91,6 +91,55 @@ def test_build_refuses_a_trained_turn_over_the_reply_budget(attempts, tokenizer,
     assert "over the reply budget" in capsys.readouterr().err
 
 
+def test_a_dataset_without_a_validation_split_says_how_to_get_one(attempts, tokenizer, tmp_path, monkeypatch, capsys):
+    """One task a family (as these attempts have) leaves a split by task with no validation rows, which the SFT
+    recipe's default evaluation needs: build says so and how to get one; split by family, it has one and says
+    nothing."""
+    monkeypatch.setattr(build_mod, "load_tokenizer", lambda name: tokenizer)
+    assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "by-task")]) == 0
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'by-task'} has no validation split" in err and "--split-by family" in err
+    assert not (tmp_path / "by-task" / "data" / "validation-00000-of-00001.parquet").exists()
+    assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "by-family"),
+                           "--split-by", "family"]) == 0
+    assert "no validation split" not in capsys.readouterr().err
+    assert (tmp_path / "by-family" / "data" / "validation-00000-of-00001.parquet").exists()
+
+
+def test_build_refuses_an_out_it_would_destroy_and_bad_attempts_before_loading_a_tokenizer(attempts, tokenizer,
+                                                                                            tmp_path, monkeypatch,
+                                                                                            capsys):
+    """--out is deleted and written anew only when it is an earlier build: a folder with other files, a file, or a
+    path under a file is refused with the folder's contents untouched and nothing left beside it; bad attempts
+    (a folder, a line missing what an attempt carries) and out-of-range numbers are named. None of it loads the
+    tokenizer (which would convert the model first)."""
+    monkeypatch.setattr(build_mod, "load_tokenizer", lambda name: pytest.fail("tokenizer loaded before the checks"))
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "notes.txt").write_text("precious")
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps({"key": "k", "state_key": "s", "passed": True}) + "\n")
+    cases = [(["--out", str(victim)], "holds files that are not an earlier dataset build (notes.txt)"),
+             (["--out", str(afile)], "is a file; build writes a dataset folder"),
+             (["--out", str(afile / "ds")], "is a file, not a folder"),
+             (["--out", str(tmp_path / "o"), "--validation-fraction", "7"], "--validation-fraction must be"),
+             (["--out", str(tmp_path / "o"), "--max-per-group", "-1"], "--max-per-group must be at least 1")]
+    for extra, why in cases:
+        assert build_mod.main(["--attempts", str(attempts), *extra]) == 2
+        assert why in capsys.readouterr().err
+    for bad, why in ((tmp_path, "is a directory"), (broken, f"{broken}:1: not an attempt of data_pipeline.recover")):
+        assert build_mod.main(["--attempts", str(bad), "--out", str(tmp_path / "o")]) == 2
+        assert why in capsys.readouterr().err
+    assert (victim / "notes.txt").read_text() == "precious" and sorted(p.name for p in victim.iterdir()) == [
+        "notes.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "broken.jsonl", "victim"]
+    monkeypatch.setattr(build_mod, "load_tokenizer", lambda name: tokenizer)
+    assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "o")]) == 0
+    assert build_mod.main(["--attempts", str(attempts), "--out", str(tmp_path / "o")]) == 0  # an earlier build
+
+
 def test_validation_holds_the_last_instances_of_every_family():
     rows = [{"family": f, "task_id": f"{f}-{i:02d}"} for f in ("a", "b") for i in range(5) for _ in range(2)]
     split = build_mod.split_rows(rows, 0.2)

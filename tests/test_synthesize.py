@@ -8,6 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from conftest import get_backend
 from data_pipeline.shards import Shard
@@ -15,6 +18,8 @@ from data_pipeline.synthesize import (PERTURBATIONS, STEP_CHARS, TESTS_FAILED_NO
                                       synthesize_one)
 from reterm import failures, suites
 from reterm.agent.formats import SimpleFormat
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_bundled_solution_replays_step_by_step():
@@ -103,6 +108,33 @@ def test_shard_drops_a_torn_line(tmp_path):
         s.append({"key": "b", "v": 3})
         s.append({"key": "b", "v": 4})  # duplicates are ignored
     assert [json.loads(l)["v"] for l in p.read_text().splitlines()] == [1, 3]
+
+
+def test_a_file_that_is_not_a_shard_is_named_and_left_as_it_is(tmp_path):
+    """Only a last line torn by a stop is dropped; a bad line before it means the file is not the step's shard (a
+    user's file given as --out): the step refuses it, naming the line, and the file keeps every byte. A directory,
+    a path under a file, or bytes that are not text are refused the same way, before any work."""
+    from data_pipeline.shards import ShardError
+
+    p = tmp_path / "s.jsonl"
+    text = '{"key": "a", "skipped": true}\n{"key": "b", oops\n{"key": "c", "skipped": true}\n'
+    p.write_text(text)
+    with pytest.raises(ShardError, match=f"{p}:2: not a record"):
+        Shard(p)
+    assert p.read_text() == text
+    (tmp_path / "notes").write_text("x")
+    p2 = tmp_path / "bin.jsonl"
+    p2.write_bytes(b"\xff\xfe\n")
+    for bad, why in ((tmp_path, "is a directory"), (tmp_path / "notes" / "s.jsonl", "is a file, not a folder"),
+                     (p2, "not UTF-8")):
+        with pytest.raises(ShardError, match=why):
+            Shard(bad)
+    task = str(ROOT / "reterm/suites/basic/tasks/bash-array-00")
+    for out, why in ((p, f"{p}:2: not a record"), (tmp_path, "is a directory")):
+        r = subprocess.run([sys.executable, "-m", "data_pipeline.synthesize", "--variants", "1", "--kinds", "clean",
+                            "--out", str(out), task], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert r.returncode == 2 and why in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert p.read_text() == text
 
 
 def test_each_perturbation_kind_applies_somewhere_and_changes_the_steps():

@@ -162,7 +162,11 @@ def load_jsonl(path: Path) -> list[FailureState]:
     """The failure states of a shard file (one record a line; bookkeeping rows, e.g. `skipped`, are passed over)."""
     path = Path(path)
     out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    try:
+        text = path.read_bytes().decode()
+    except UnicodeDecodeError as e:
+        raise FailureStateError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); {_REDO}") from None
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
