@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -32,7 +33,7 @@ EXIT_BAD_INPUT = 2
 
 
 def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -54,7 +55,7 @@ def _resolve_task_paths(paths: tuple[str, ...], suite: str | None, split: str,
         _fail(str(e))
     finally:
         for e in broken or []:  # as evaluation harnesses do: report each broken task, run the rest
-            console.print(f"[yellow]skipped broken task[/] {e}", highlight=False)
+            console.print(f"[yellow]skipped broken task[/] {escape(str(e))}", highlight=False)
 
 
 def _with(opts: list):
@@ -108,7 +109,7 @@ def _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_
     kw = {"base_url": base_url, "concurrency": concurrency} if policy == "openai" else {}
     if policy in ("transformers", "vllm"):  # batching policies: a batch can hold every concurrent episode
         kw = {"max_batch": max(1, concurrency)}
-    console.print(f"loading policy [bold]{policy}[/] model [bold]{model}[/]")
+    console.print(f"loading policy [bold]{policy}[/] model [bold]{escape(str(model))}[/]")
     try:
         pol = make_policy(policy, model, sampling, **kw)
     except (ImportError, ValueError, OSError, FileNotFoundError) as e:
@@ -132,7 +133,7 @@ def _run_with_progress(tasks, be, agent, out: Path, concurrency: int, samples: i
             counts["passed"] += bool(row["passed"])
             counts["infra"] += bool(row["infra_error"])
             if row["infra_error"]:
-                bar.console.print(f"[yellow]infra error[/] {row['task_id']}: {row['infra_error'][:300]}")
+                bar.console.print(f"[yellow]infra error[/] {row['task_id']}: {escape(row['infra_error'][:300])}")
             bar.update(pid, advance=1, **counts)
 
         return run_tasks(tasks, be, agent, out, concurrency, on_result, samples=samples)
@@ -199,7 +200,7 @@ def run(task_paths, suite, split, agent, skip_broken, backend, image_map, allow_
     agent_obj = agent if agent != "model" else _make_model_agent(
         model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed, concurrency)
     console.print(f"running {len(tasks)} task(s) with agent [bold]{agent}[/] on the [bold]{be.name}[/] backend "
-                  f"-> {out}")
+                  f"-> {escape(str(out))}")
     summary = _run_with_progress(tasks, be, agent_obj, out, concurrency)
     click.echo(json.dumps(summary))
 
@@ -217,7 +218,8 @@ def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow
     be, out = _backend_and_output(backend, image_map, allow_internet, output, "eval")
     agent_obj = _make_model_agent(model, policy, base_url, reply_format, max_turns, max_new_tokens, temperature,
                                   seed, concurrency)
-    console.print(f"evaluating {model} on {len(tasks)} task(s) x {k} sample(s) on the {be.name} backend -> {out}")
+    console.print(f"evaluating {escape(str(model))} on {len(tasks)} task(s) x {k} sample(s) on the {be.name} backend "
+                  f"-> {escape(str(out))}")
     _run_with_progress(tasks, be, agent_obj, out, concurrency, samples=k)
     report = _write_eval(out, model, policy, reply_format, k)
     cols = ["pass@1"] + ([f"pass@{k}"] if k > 1 else [])
@@ -408,8 +410,8 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
     totals = {s.name: len(s.tasks) * samples for s in task_sets}
     for s in recovery_sets:
         totals[s.name] = len(s.states) * s.k
-    console.print(f"evaluating {model} on {len(totals)} set(s) at once ({', '.join(totals)}) on the {be.name} "
-                  f"backend -> {out}")
+    console.print(f"evaluating {escape(str(model))} on {len(totals)} set(s) at once ({', '.join(totals)}) on the "
+                  f"{be.name} backend -> {escape(str(out))}")
     started = time.monotonic()
     try:
         with _progress("passed {task.fields[passed]}  infra {task.fields[infra]}") as bar:
@@ -441,7 +443,7 @@ def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_bat
     click.echo(json.dumps(summary))
     failed = {name: data for name, (kind, data) in results.items() if kind == "error"}
     for name, e in failed.items():
-        console.print(f"[bold red]error:[/] set {name} failed: {type(e).__name__}: {e}", highlight=False)
+        console.print(f"[bold red]error:[/] set {name} failed: {type(e).__name__}: {escape(str(e))}", highlight=False)
     if failed:  # the other sets' files are written; the failed ones' trials stay for a look
         sys.exit(1)
 
@@ -460,7 +462,7 @@ def tasks_validate(paths) -> None:
     except TaskError as e:
         _fail(str(e))
     for e in errors:
-        console.print(f"[red]✗[/] {e}", highlight=False)
+        console.print(f"[red]✗[/] {escape(str(e))}", highlight=False)
     console.print(f"{len(ok)} valid, {len(errors)} broken")
     if errors:
         sys.exit(EXIT_BAD_INPUT)
@@ -509,9 +511,9 @@ def images_build_base(tag, mirror, force, packages) -> None:
         extra = tuple(p.strip() for p in packages.lstrip("+").split(",") if p.strip())
         pkgs = BASE_PACKAGES + extra if packages.startswith("+") else extra
     try:
-        build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False), packages=pkgs)
+        build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False, markup=False), packages=pkgs)
     except Exception as e:
-        console.print(f"[bold red]error:[/] {e}", highlight=False)
+        console.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
         sys.exit(1)
 
 
@@ -532,7 +534,7 @@ def sandbox_gc(all_hosts, no_docker) -> None:
 
     report = gc(all_hosts=all_hosts, docker=not no_docker)
     if report.docker_error and not no_docker:
-        console.print(f"[yellow]docker skipped:[/] {report.docker_error}", highlight=False)
+        console.print(f"[yellow]docker skipped:[/] {escape(str(report.docker_error))}", highlight=False)
     click.echo(json.dumps({"containers": len(report.containers), "images": len(report.images),
                            "state_dirs": len(report.state_dirs), "cgroups": report.cgroups}))
 

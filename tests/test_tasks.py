@@ -113,6 +113,10 @@ def test_directory_of_tasks_is_accepted(tmp_path):
     (lambda r: (r / "tests" / "test.sh").unlink(), "tests/test.sh", None, "missing"),
     (lambda r: (r / "instruction.md").write_text("  \n"), "instruction.md", None, "empty"),
     (lambda r: (r / "environment" / "Dockerfile").unlink(), "environment/Dockerfile", None, "docker_image"),
+    (lambda r: (r / "task.toml").write_text('version = "1.0"\n[metadata]\nkind = 3\n'), "task.toml", 3,
+     "metadata.kind"),
+    (lambda r: (r / "task.toml").write_text('version = "1.0"\n[[steps]]\nname = "one"\nagent = 5\n'), "task.toml", 2,
+     "`agent` must be a table"),
 ])
 def test_broken_harbor_task_names_file_and_line(tmp_path, mutate, file, line, words):
     root = harbor_task(tmp_path / "broken")
@@ -148,6 +152,14 @@ def test_validate_cli_exits_2_and_names_the_file(tmp_path):
     assert ok.returncode == 0, ok.stderr
     missing = _cli("tasks", "validate", str(tmp_path / "nothing-here"))
     assert missing.returncode == 2 and "does not exist" in missing.stderr
+    (tmp_path / "afile").write_text("x")
+    for cmd in (("tasks", "validate"), ("tasks", "list")):
+        r = _cli(*cmd, str(tmp_path / "afile"))
+        assert r.returncode == 2 and "is a file, not a task dir" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    # a message is printed as written: brackets in a path are not taken for the terminal's markup
+    odd = harbor_task(tmp_path / "br[red]" / "t1", toml='[agent]\ntimeout_sec = "x"\n')
+    r = _cli("tasks", "list", str(odd))
+    assert r.returncode == 2 and f"{odd / 'task.toml'}:2" in r.stderr, r.stderr
 
 
 def test_run_cli_rejects_bad_tasks_with_exit_2(tmp_path):

@@ -199,6 +199,10 @@ def _steps(task_dir: Path, text: str, data) -> list[TaskStep]:
             raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] #{i + 1}: `name` must name a dir under steps/, "
                             f"got {name!r}", line)
         agent, verifier = d.get("agent", {}), d.get("verifier", {})
+        for key, value in (("agent", agent), ("verifier", verifier)):
+            if not isinstance(value, dict):
+                raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] {name}: `{key}` must be a table, got {value!r}",
+                                line)
         if set(verifier) - {"timeout_sec"} or set(agent) - {"timeout_sec", "user"}:
             extra = sorted((set(verifier) - {"timeout_sec"}) | (set(agent) - {"timeout_sec", "user"}))
             raise TaskError(task_dir, HARBOR_FILE, f"[[steps]] {name}: {', '.join(extra)} not supported by ReTerm "
@@ -235,6 +239,8 @@ def load_harbor(task_dir: Path) -> Task:
 
     top.string("version")
     metadata = dict(top.table_of("metadata"))
+    for key in ("family", "category", "kind", "split", "heldout", "difficulty"):  # shown and grouped by as text
+        table("metadata").string(key)
     verifier, agent, env, solution_table = table("verifier"), table("agent"), table("environment"), table("solution")
     _refuse_unbuilt(task_dir, text, env)
     verifier_env, solution_env = _env_table(verifier), _env_table(solution_table)
@@ -352,6 +358,8 @@ def find_task_dirs(path: str | Path) -> list[Path]:
     root = Path(path).resolve()
     if not root.exists():
         raise TaskError(root, "", "does not exist")
+    if not root.is_dir():
+        raise TaskError(root, "", "is a file, not a task dir (or a folder of them)")
     if (root / HARBOR_FILE).is_file() or (root / TB1_FILE).is_file():
         return [root]
     found: list[Path] = []
