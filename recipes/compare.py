@@ -73,7 +73,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from reterm.compare import (DEFAULT_CONFIG, design, evaluate, eval_settings, method_args, prune,  # noqa: E402
                             report, reuse, run_name, run_record, stops, sweep_choice, sweep_choices, train)
+import yaml  # noqa: E402
+
 from reterm import stopping  # noqa: E402
+from reterm.evaluation import recovery_bench as rb  # noqa: E402
+from reterm.training.common import RecipeError  # noqa: E402
 from reterm.suites import SPLITS  # noqa: E402
 
 
@@ -172,6 +176,14 @@ def parse_args(argv=None):
     if a.lr_from:
         a.lr_from_rate = sweep_choice(a.lr_from, ap.error)
         a.lr_from_rates = sweep_choices(a.lr_from, a.methods, ap.error) if a.lr_per_method else None
+    if a.k < 1 or a.samples < 1 or (a.max_heldout is not None and a.max_heldout < 1):
+        ap.error(f"-k, --samples and --max-heldout must be >= 1; got {a.k}, {a.samples}, {a.max_heldout}")
+    if a.split is not None and a.split not in SPLITS:
+        ap.error(f"--split {a.split}: not a split; choose {', '.join(SPLITS)}")
+    from reterm import suites
+
+    if a.suite not in suites.names() and not Path(a.suite).is_dir():
+        ap.error(f"--suite {a.suite}: neither a bundled suite ({', '.join(suites.names())}) nor a folder of tasks")
     if a.concurrency < 1 or (a.engine_batch is not None and a.engine_batch < 1):
         ap.error(f"--concurrency and --engine-batch must be >= 1; got {a.concurrency}, {a.engine_batch}")
     if a.analysis_margin is not None and a.analysis_margin < 0:
@@ -182,6 +194,8 @@ def parse_args(argv=None):
                     (a.config, "--config")):
         if not p.exists():
             ap.error(f"{what}: {p} does not exist")
+    if not a.report_only and not (a.sft / "config.json").is_file():
+        ap.error(f"--sft: {a.sft} is not a model checkpoint (no config.json; an SFT stage's output folder is one)")
     for name, spec in a.heldout.items():
         if spec not in SPLITS and not Path(spec).is_dir():
             ap.error(f"--heldout {name}={spec}: neither a split of a bundled suite ({', '.join(SPLITS)}) nor a "
@@ -223,8 +237,18 @@ def main(argv=None) -> int:
     a = parse_args(argv)
     if threading.current_thread() is threading.main_thread():
         stopping.install()  # Ctrl-C / SIGTERM: sandboxes closed, what is finished kept, out within seconds
-    heldout = heldout_sets(a)
-    settings = eval_settings(a.config, a.recipe_args)
+    try:  # every input read before anything is written
+        heldout = heldout_sets(a)
+        for name, bench in a.benches.items():
+            rb.load_states(bench)
+    except ValueError as e:  # TaskError, FailureStateError
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        settings = eval_settings(a.config, a.recipe_args)
+    except (ValueError, RecipeError, yaml.YAMLError) as e:
+        print(f"error: --config {a.config} (and the recipe arguments after --): {e}", file=sys.stderr)
+        return 2
     lrs: list[float | None] = list(a.learning_rates) if a.learning_rates else [None]
     if a.lr_from and a.lr_per_method:
         arms = [(m, a.lr_from_rates[m]) for m in a.methods]

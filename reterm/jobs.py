@@ -112,6 +112,10 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
     if bad:
         raise JobError(f"{where}: tasks.{name}: unknown key(s) {sorted(bad)}; known: suite, split, per_family")
     suite, split = str(spec["suite"]), str(spec.get("split", "all"))
+    from reterm.suites import SPLITS
+
+    if split not in SPLITS:
+        raise JobError(f"{where}: tasks.{name}.split {split!r} is not a split; choose {', '.join(SPLITS)}")
     per_family = spec.get("per_family")
     if per_family is not None and (not isinstance(per_family, int) or isinstance(per_family, bool) or per_family < 1):
         raise JobError(f"{where}: tasks.{name}.per_family must be a whole number >= 1, got {per_family!r}")
@@ -155,6 +159,8 @@ def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict,
         raw = yaml.safe_load(config.read_text())
     except FileNotFoundError:
         raise JobError(f"{config}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:  # a folder, unreadable, not text
+        raise JobError(f"{config}: cannot be read as a job config ({e.__class__.__name__}: {e})") from None
     except yaml.YAMLError as e:
         raise JobError(f"{config}: not valid YAML: {e}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("stages"), dict) or not raw["stages"]:
@@ -176,6 +182,9 @@ def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict,
         if not isinstance(shared, dict) or not isinstance(shared.get("settings") or {}, dict):
             raise JobError(f"{where}: settings_from {raw['settings_from']}: no `settings` mapping there")
         settings.update({k: "" if v is None else str(v) for k, v in (shared.get("settings") or {}).items()})
+    for key in ("settings", "quick_settings", "tasks", "report"):
+        if raw.get(key) is not None and not isinstance(raw[key], dict):
+            raise JobError(f"{where}: {key} must be a mapping of name -> value, got {raw[key]!r}")
     settings.update({k: "" if v is None else str(v) for k, v in (raw.get("settings") or {}).items()})
     # QUICK's values of some settings: toy sizes where a stage's `quick` arguments cannot go (before a `--`)
     quick_settings = raw.get("quick_settings") or {}
@@ -226,7 +235,7 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
     rd = _run_dir(raw, settings, run_dir, quick)
     stages: list[Stage] = []
     for name, spec in raw["stages"].items():
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise JobError(f"{where}: stage name {name!r}: letters, digits and _ only")
         if name == PINNED_CODE:
             raise JobError(f"{where}: stage name {name!r} is taken: RUN/{PINNED_CODE}/ holds a pinned job's code")
@@ -235,6 +244,12 @@ def load_job(config: Path, quick: bool = False, run_dir: str | None = None,
         bad = set(spec) - {"about", "cmd", "quick", "resumes", "minutes", "quick_minutes"}
         if bad:
             raise JobError(f"{where}: stage {name}: unknown key(s) {sorted(bad)}")
+        for key in ("minutes", "quick_minutes"):
+            value = spec.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+                raise JobError(f"{where}: stage {name}: {key} must be a number of minutes, got {value!r}")
+        if not isinstance(spec.get("resumes", False), bool):
+            raise JobError(f"{where}: stage {name}: resumes must be true or false, got {spec['resumes']!r}")
         stages.append(Stage(name, str(spec.get("about", "")), " ".join(str(spec["cmd"]).split()),
                             " ".join(str(spec.get("quick") or "").split()), bool(spec.get("resumes", False)),
                             float(spec.get("minutes", 1.0)),

@@ -54,6 +54,31 @@ def test_bad_method_and_missing_inputs_are_clear_errors(tmp_path, capsys):
     with pytest.raises(SystemExit):
         _cli().parse_args(["--sft", str(tmp_path / "none"), "--bench", str(tmp_path), "--out", str(tmp_path / "o")])
     assert "--sft" in capsys.readouterr().err
+    # numbers, a split or suite that is none, a folder that is no checkpoint, a config or benchmark that does not
+    # read: each named before --out is made
+    sft, bench = tmp_path / "sft", tmp_path / "bench"
+    (sft).mkdir()
+    (bench / "states" / "s1").mkdir(parents=True)
+    base = ["--sft", str(sft), "--bench", str(bench), "--out", str(tmp_path / "o"), "--policy", "transformers"]
+    for extra, why in ((["-k", "0"], "-k, --samples and --max-heldout must be >= 1"),
+                       (["--split", "bogus"], "--split bogus: not a split"),
+                       (["--suite", "nosuch"], "--suite nosuch: neither a bundled suite"),
+                       ([], "is not a model checkpoint (no config.json")):
+        with pytest.raises(SystemExit):
+            _cli().parse_args(base + extra)
+        assert why in capsys.readouterr().err
+    (sft / "config.json").write_text("{}")
+    typo = tmp_path / "typo.yaml"
+    (bench / "states" / "s1" / "state.json").write_text("not json")
+    assert _cli().main(base) == 2
+    assert "s1/state.json: unreadable failure state" in capsys.readouterr().err
+    (bench / "states" / "s1" / "state.json").unlink()
+    (bench / "states" / "s1").rmdir()
+    for text in ("max_new_tokens_per_turn: [1\n", "dtyp: bf16\n"):
+        typo.write_text(text)
+        assert _cli().main(base + ["--config", str(typo)]) == 2
+        assert f"--config {typo}" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def _state(path: Path, steps: list[dict]) -> None:
@@ -548,6 +573,7 @@ def test_the_compare_job_trains_and_evaluates_the_sweep_and_the_arms_alike(tmp_p
     and recipes/compare.py accepts it."""
     start = tmp_path / "sft2"
     start.mkdir()
+    (start / "config.json").write_text("{}")  # a checkpoint, as far as parsing asks
     argv = {}
     for config in ("compare_job", "compare_sweep"):
         job = jobs.load_job(ROOT / f"recipes/configs/smollm2-135m/{config}.yaml", run_dir=str(tmp_path / config),
@@ -605,6 +631,7 @@ def test_named_sets_last_step_scoring_and_per_method_rates_are_parsed_and_checke
         (tmp_path / b / "states").mkdir(parents=True)
     harbor_task(tmp_path / "mine" / "m-00")
     (tmp_path / "sft").mkdir()
+    (tmp_path / "sft" / "config.json").write_text("{}")  # a checkpoint, as far as parsing asks
     base = ["--sft", str(tmp_path / "sft"), "--out", str(tmp_path / "o")]
     a = cli.parse_args(base + ["--bench", f"in={tmp_path / 'b1'}", "--bench", f"out={tmp_path / 'b2'}",
                                "--heldout", "train=compare_fresh_train", "--heldout", f"mine={tmp_path / 'mine'}",
@@ -674,6 +701,7 @@ def test_the_confirm_job_freezes_its_benchmarks_chooses_each_rate_and_scores_the
     sizes of the same commands."""
     start = tmp_path / "sft2"
     start.mkdir()
+    (start / "config.json").write_text("{}")  # a checkpoint, as far as parsing asks
     config = ROOT / "recipes/configs/smollm2-135m/confirm_job.yaml"
     methods = ["plain+done", "reterm:first:skip+done", "plain"]
     parsed = {}

@@ -180,6 +180,10 @@ def test_a_failing_stage_stops_the_job_naming_it_and_keeps_what_finished(tmp_pat
      "quick_settings must map settings of `settings` to their QUICK values; wrong: ['sise']"),
     ("pin_code: 'yes'\nstages:\n  a: {cmd: echo}\n", "pin_code must be true or false, got 'yes'"),
     ("stages:\n  code: {cmd: echo}\n", "stage name 'code' is taken"),
+    ("stages:\n  a: {cmd: echo, minutes: soon}\n", "stage a: minutes must be a number of minutes, got 'soon'"),
+    ("stages:\n  1: {cmd: echo}\n", "stage name 1: letters, digits and _ only"),
+    ("settings: [a, b]\nstages:\n  a: {cmd: echo}\n", "settings must be a mapping of name -> value"),
+    ("tasks:\n  t: {suite: basic, split: bogus}\nstages:\n  a: {cmd: echo}\n", "tasks.t.split 'bogus' is not a split"),
 ])
 def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
     cfg = tmp_path / "bad.yaml"
@@ -238,6 +242,8 @@ stages:
     p = _run(cfg, "--plan", "--quick")
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert f"{cfg}: tasks.held: suite '{tmp_path}/nowhere' is neither" in p.stderr
+    p = _run(tmp_path, "--plan")  # a folder given as the config
+    assert p.returncode == 2 and f"{tmp_path}: cannot be read as a job config" in p.stderr, p.stderr
 
 
 def test_a_selection_as_one_word_and_a_stage_named_through_a_setting(tmp_path):

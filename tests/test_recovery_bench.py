@@ -108,6 +108,8 @@ def test_thin_keeps_every_family_and_instance_it_can_and_links_the_states(tmp_pa
     assert len({r["task_id"] for r in kept if r["family"] == "big"}) == 3  # spread over the family's instances
     assert rb.thin_rows(rows, 1000) == sorted(rows, key=lambda r: r["id"])
     assert rb.thin_rows(list(reversed(rows)), 10) == kept  # ids alone decide
+    mixed = [{**r, "family": None} if r["family"] == "c" else r for r in rows]  # tasks that name no family
+    assert Counter(r["family"] for r in rb.thin_rows(mixed, 10)) == {"big": 4, "b": 4, None: 2}
 
     out = tmp_path / "small"
     res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "10", "--out", str(out)])
@@ -127,6 +129,9 @@ def test_thin_keeps_every_family_and_instance_it_can_and_links_the_states(tmp_pa
                                     str(tmp_path / "broken")])
     assert res.exit_code != 0 and rows[0]["id"] in res.output and "missing" in res.output
     assert not (tmp_path / "broken").exists() and not list(tmp_path.glob(".broken*"))
+    res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "60", "--out",
+                                    str(tmp_path / "newparent" / "t")])
+    assert res.exit_code != 0 and not (tmp_path / "newparent").exists()  # no folder made for a refused thinning
     res = CliRunner().invoke(main, ["recovery-bench", "thin", str(tmp_path / "small" / "states"), "--max-states",
                                     "3", "--out", str(tmp_path / "x")])
     assert res.exit_code != 0 and "no manifest.json" in res.output
@@ -148,3 +153,24 @@ def test_thin_keeps_every_family_and_instance_it_can_and_links_the_states(tmp_pa
     assert res.exit_code == 0, res.output  # an empty benchmark (a toy run's) thins to an empty one, as it was
     assert json.loads((tmp_path / "e2" / "manifest.json").read_text())["states"] == 0
     assert (tmp_path / "e2" / "states").is_dir() and rb.load_states(tmp_path / "e2") == []
+
+
+def test_a_benchmark_state_without_its_snapshot_is_named(tmp_path, tokenizer):  # noqa: F811
+    """A state of a benchmark that carries no exported snapshot (one written by hand, or by a build cut short) is
+    refused by `recovery-bench eval` naming it, before any engine or sandbox starts."""
+    from click.testing import CliRunner
+
+    from reterm.cli import main
+
+    task = load_task(harbor_task(tmp_path / "tasks" / "t"))
+    rb.build(ReplayPolicy(["```bash\nls /nope\n```", "TASK_COMPLETE"], tokenizer), [task], get_backend("local"),
+             tmp_path / "bench", EpisodeConfig(max_turns=3))
+    state_file = next((tmp_path / "bench" / "states").glob("*/state.json"))
+    d = json.loads(state_file.read_text())
+    del d["exported"]
+    state_file.write_text(json.dumps(d))
+    res = CliRunner().invoke(main, ["recovery-bench", "eval", str(tmp_path / "bench"), "-k", "1", "--model",
+                                    str(tmp_path / "no-model"), "-o", str(tmp_path / "ev")])
+    assert res.exit_code == 2 and "has no exported snapshot" in res.output and state_file.parent.name in res.output
+    assert not (tmp_path / "ev").exists()
+

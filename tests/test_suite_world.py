@@ -148,6 +148,23 @@ def test_a_sample_of_shortcuts_takes_each_in_turn_and_meets_them_all():
         main([".", "--shortcuts-per-task", "-1"])
 
 
+def test_verify_names_a_broken_task_and_an_unknown_family_before_any_trial(tmp_path, capsys):
+    """`python -m reterm.suites.verify` on a suite with a task that does not load, or asked for a family no task
+    has: exit 2 naming the file and line, or the family; no trial runs."""
+    from conftest import harbor_task
+    from reterm.suites.verify import main
+
+    harbor_task(tmp_path / "suite" / "tasks" / "good")
+    bad = harbor_task(tmp_path / "suite" / "tasks" / "bad", toml='[verifier]\ntimeout_sec = "soon"\n')
+    assert main([str(tmp_path / "suite")]) == 2
+    assert f"{bad / 'task.toml'}:2" in capsys.readouterr().err
+    import shutil
+
+    shutil.rmtree(bad)
+    assert main([str(tmp_path / "suite"), "--families", "good,nosuch"]) == 2
+    assert "--families: no task of nosuch under" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_one_instance_of_every_family_rewards_only_the_outcome_on_docker():

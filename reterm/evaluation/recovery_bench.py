@@ -141,7 +141,9 @@ def thin_rows(rows: list[dict], max_states: int) -> list[dict]:
     by_family: dict = defaultdict(list)
     for r in sorted(rows, key=lambda r: r["id"]):
         by_family[r["family"]].append(r)
-    per_family = {f: _spread_over_tasks(fam_rows) for f, fam_rows in sorted(by_family.items())}
+    # a task without a family (tasks of one's own need not name one) sorts first, as "" would
+    per_family = {f: _spread_over_tasks(fam_rows) for f, fam_rows in sorted(by_family.items(),
+                                                                             key=lambda kv: str(kv[0] or ""))}
     kept: list[dict] = []
     depth = 0
     while len(kept) < max_states and any(depth < len(v) for v in per_family.values()):
@@ -183,6 +185,9 @@ def thin(src: Path, out: Path, max_states: int) -> dict:
                                              for r in rows):
         raise ValueError(f"{manifest_path}: no states_list of states with id, family and task_id")
     kept = thin_rows(rows, max_states)
+    for r in kept:  # before anything is made
+        if not (src / "states" / r["id"]).is_dir():
+            raise FileNotFoundError(f"{manifest_path} lists state {r['id']} but {src / 'states' / r['id']} is missing")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.thinning"
     shutil.rmtree(tmp, ignore_errors=True)

@@ -80,6 +80,10 @@ def load_bench(where: Path, label: str) -> list:
         raise ValueError(f"{label}: {e}") from None
     if not states:
         raise ValueError(f"{label}: {where} holds no failure states")
+    for st in states:
+        if st.exported is None:
+            raise ValueError(f"{label}: state {st.id} in {where} has no exported snapshot to start from (a benchmark's "
+                             f"states are frozen with one by `reterm recovery-bench build`)")
     return states
 
 

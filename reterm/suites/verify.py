@@ -83,7 +83,11 @@ def check_suite(suite: Path, families=None, backend: str = "local", per_family: 
     from reterm.tasks import load_tasks
 
     root = suite / "tasks" if (suite / "tasks").is_dir() else suite
-    tasks = select(load_tasks(sorted(p for p in root.iterdir() if p.is_dir())), families, per_family)
+    loaded = load_tasks(sorted(p for p in root.iterdir() if p.is_dir()))  # TaskError names a broken one
+    unknown = sorted(set(families or ()) - {t.family or t.id for t in loaded})
+    if unknown:
+        raise ValueError(f"--families: no task of {', '.join(unknown)} under {root}")
+    tasks = select(loaded, families, per_family)
     if not tasks:
         return [f"no tasks selected under {root}"]
     be = open_backend(backend)
@@ -114,8 +118,14 @@ def main(argv=None) -> int:
     if not args.suite.is_dir():
         print(f"error: {args.suite} is not a directory", file=sys.stderr)
         return 2
-    problems = check_suite(args.suite, [f for f in args.families.split(",") if f] or None, args.backend,
-                           args.per_family, args.concurrency, args.shortcuts_per_task)
+    if args.per_family < 0 or args.concurrency < 1:
+        ap.error("--per-family must be 0 or more and --concurrency at least 1")
+    try:
+        problems = check_suite(args.suite, [f for f in args.families.split(",") if f] or None, args.backend,
+                               args.per_family, args.concurrency, args.shortcuts_per_task)
+    except ValueError as e:  # TaskError: a task that does not load
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     for p in problems:
         print(f"FAIL {p}")
     print(f"{len(problems)} problem(s)")
