@@ -268,12 +268,12 @@ def build(attempts_path, out: Path, validation_fraction: float = 0.2, tokenizer=
             if split_rows_:
                 Dataset.from_list(split_rows_).to_parquet(str(tmp / "data" / f"{name}-00000-of-00001.parquet"))
         (tmp / "README.md").write_text(card(splits, ", ".join(sources), stats))
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
+    except BaseException:  # a dataset not wholly written is not left beside --out
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if out.exists():  # the earlier build (check_out made sure it is one)
+        shutil.rmtree(out)
+    os.replace(tmp, out)
     summary = {"rows": len(rows), **{name: len(r) for name, r in splits.items()}, **stats,
                "by_category": dict(sorted(Counter(r["error_category"] for r in rows).items()))}
     if len(paths) > 1:
@@ -331,8 +331,12 @@ def main(argv=None) -> int:
         return 2
     print(json.dumps(summary))
     if not summary.get("validation"):
-        print(f"note: {args.out} has no validation split (a split by {args.split_by} needs two or more of them in a "
-              f"family): the SFT recipe's default evaluation needs one; build with --split-by family, or train with "
+        how = ("a --validation-fraction above 0" if args.validation_fraction == 0 else
+               "more task instances a family, or --split-by family" if args.split_by == "task" else
+               "more families, or a larger --validation-fraction")
+        of = "each family's task instances" if args.split_by == "task" else "the families"
+        print(f"note: {args.out} has no validation split (--validation-fraction {args.validation_fraction:g} of {of} "
+              f"rounds to none), which the SFT recipe's default evaluation needs: build with {how}, or train with "
               f"--eval_strategy no --load_best_model_at_end false", file=sys.stderr)
     return 0
 

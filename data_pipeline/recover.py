@@ -151,11 +151,12 @@ def main(argv=None) -> int:
         print(f"error: {args.states} {what} (run data_pipeline.synthesize first)", file=sys.stderr)
         return 2
     try:
-        shards.check(args.out)
+        done = shards.check(args.out)
         states = load_jsonl(args.states)
         first = {}
         for st in states:
-            first.setdefault(st.task_path, st.id)
+            if f"{st.id}:{args.teacher}:0" not in done:  # as run() skips a state already recovered
+                first.setdefault(st.task_path, st.id)
         for path, sid in first.items():  # a task moved or deleted since the states were made
             try:
                 load_task(path)

@@ -31,12 +31,12 @@ def check_path(path: str | Path) -> None:
             break
 
 
-def check(path: str | Path) -> None:
-    """ShardError when `path` could not be opened as a shard (check_path, or a file whose lines are not a shard's);
-    writes nothing: for a step to call before its work starts."""
+def check(path: str | Path) -> set[str]:
+    """The keys already in the shard at `path` (none when it does not exist yet); ShardError when it could not be
+    opened as one (check_path, or a file whose lines are not a shard's). Writes nothing: for a step to call before
+    its work starts."""
     check_path(path)
-    if Path(path).is_file():
-        _read(Path(path))
+    return set(_read(Path(path))[0]) if Path(path).is_file() else set()
 
 
 def _read(path: Path) -> tuple[dict[str, dict], list[str], bool]:
@@ -57,6 +57,8 @@ def _read(path: Path) -> tuple[dict[str, dict], list[str], bool]:
                 raise ValueError("torn line")
             rec = json.loads(line)
             key = rec["key"]
+            if not isinstance(key, str):
+                raise TypeError("a record's key is a string")
         except (ValueError, KeyError, TypeError):
             if n < len(lines):  # a stop tears only the last line
                 raise ShardError(f"{path}:{n}: not a record of a step's shard (one JSON object with a `key` a "
@@ -93,8 +95,8 @@ class Shard:
         return key in self.records
 
     def append(self, record: dict) -> None:
-        if "key" not in record:
-            raise ValueError("every shard record needs a `key`")
+        if not isinstance(record.get("key"), str):
+            raise ValueError("every shard record needs a `key`, a string")
         line = json.dumps(record, sort_keys=True) + "\n"
         with self._lock:
             if record["key"] in self.records:

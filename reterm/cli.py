@@ -479,7 +479,8 @@ def tasks_list(task_paths, suite, split) -> None:
         where = t.metadata.get("split", "")
         if t.metadata.get("heldout"):
             where += f" ({t.metadata['heldout']})"
-        rows.append((t.id, t.family or "", t.metadata.get("kind", ""), where, t.category or "", t.format))
+        rows.append(tuple(str(x) for x in (t.id, t.family or "", t.metadata.get("kind", ""), where,
+                                            t.category or "", t.format)))
     out = Console()
     if not out.is_terminal:  # piped or redirected: one tab-separated line a task, for grep, cut and sort
         for row in [header, *rows]:

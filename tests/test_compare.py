@@ -189,7 +189,10 @@ def test_toy_comparison_end_to_end_and_resumable(tmp_path, tiny_model_dir, token
     follow = tmp_path / "follow"
     fargv = [("reterm:first+done" if x == "reterm:first" else str(follow) if x == str(out) else x) for x in argv]
     fargv[fargv.index("--"):fargv.index("--")] = ["--reuse", str(out)]
-    for bad, why in ((["-k", "1"], "more than k=1 attempts"), (["--sft", str(tmp_path / "tasks")], "its start was")):
+    other = tmp_path / "other-start"  # a checkpoint, not the one the reused runs started from
+    other.mkdir()
+    (other / "config.json").write_text("{}")
+    for bad, why in ((["-k", "1"], "more than k=1 attempts"), (["--sft", str(other)], "its start was")):
         with pytest.raises(SystemExit, match=why):
             _cli().main(fargv[:fargv.index("--")] + bad + fargv[fargv.index("--"):])
         assert not (follow / "runs" / "plain-s0").exists()  # nothing linked before the check

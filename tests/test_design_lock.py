@@ -118,6 +118,7 @@ def test_compare_refuses_a_folder_bound_to_another_design(tmp_path, capsys):
     (tmp_path / "bench" / "states").mkdir(parents=True)
     sft = tmp_path / "sft"
     sft.mkdir()
+    (sft / "config.json").write_text("{}")  # a checkpoint, as far as parsing asks
     argv = ["--sft", str(sft), "--bench", str(tmp_path / "bench"), "--out", str(out), "--policy", "transformers",
             "--design", str(tmp_path / "a" / "design.md")]
     assert _cli().main(argv) == 2

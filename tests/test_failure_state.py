@@ -194,4 +194,7 @@ def test_recover_names_a_state_whose_task_is_gone_and_an_out_it_cannot_write(ora
         err = capsys.readouterr().err
         assert why in err, err
     assert not (tmp_path / "r.jsonl").exists()
-
+    # a state already recovered is not run again, so its task need not load any more (a resumed run)
+    out = tmp_path / "r.jsonl"
+    out.write_text(json.dumps({"key": f"{first['key']}:oracle:0", "passed": False, "infra_error": None}) + "\n")
+    assert recover_main(["--states", str(gone), "--out", str(out), "--tokenizer", "none"]) == 0

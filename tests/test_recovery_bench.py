@@ -110,6 +110,11 @@ def test_thin_keeps_every_family_and_instance_it_can_and_links_the_states(tmp_pa
     assert rb.thin_rows(list(reversed(rows)), 10) == kept  # ids alone decide
     mixed = [{**r, "family": None} if r["family"] == "c" else r for r in rows]  # tasks that name no family
     assert Counter(r["family"] for r in rb.thin_rows(mixed, 10)) == {"big": 4, "b": 4, None: 2}
+    msrc = tmp_path / "mixed"
+    for r in mixed:
+        (msrc / "states" / r["id"]).mkdir(parents=True)
+    (msrc / "manifest.json").write_text(json.dumps({"episodes": {"n": 9}, "states": len(mixed), "states_list": mixed}))
+    assert rb.thin(msrc, tmp_path / "mixed-small", 10)["by_family"] == {None: 2, "b": 4, "big": 4}
 
     out = tmp_path / "small"
     res = CliRunner().invoke(main, ["recovery-bench", "thin", str(src), "--max-states", "10", "--out", str(out)])

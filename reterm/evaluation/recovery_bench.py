@@ -92,8 +92,8 @@ def build(policy, tasks, backend, out: Path, episode_config, concurrency: int = 
 def _summary(episodes, rows: list[dict], dropped: int, **extra) -> dict:
     """A benchmark's manifest: its episodes, its states counted by family and category, and the states in id order."""
     return {"episodes": episodes, "states": len(rows), **extra, "dropped_for_balance": dropped,
-            "by_family": dict(sorted(_count(rows, "family").items())),
-            "by_category": dict(sorted(_count(rows, "category").items())),
+            "by_family": dict(sorted(_count(rows, "family").items(), key=lambda kv: str(kv[0] or ""))),
+            "by_category": dict(sorted(_count(rows, "category").items(), key=lambda kv: str(kv[0] or ""))),
             "states_list": sorted(rows, key=lambda r: r["id"])}
 
 

@@ -239,7 +239,7 @@ def load_harbor(task_dir: Path) -> Task:
 
     top.string("version")
     metadata = dict(top.table_of("metadata"))
-    for key in ("family", "category", "kind", "split", "heldout", "difficulty"):  # shown and grouped by as text
+    for key in ("family", "category", "kind", "split", "heldout"):  # shown and grouped by as text
         table("metadata").string(key)
     verifier, agent, env, solution_table = table("verifier"), table("agent"), table("environment"), table("solution")
     _refuse_unbuilt(task_dir, text, env)
@@ -326,6 +326,7 @@ def load_tb1(task_dir: Path) -> Task:
     if not tests_dir.is_dir():
         raise TaskError(task_dir, "tests", "is missing (the pytest files run by run-tests.sh)")
     solution = task_dir / "solution.sh"
+    f.string("category")  # shown and grouped by as text
     metadata = {k: data[k] for k in ("category", "difficulty", "author_email", "parser_name") if k in data}
     metadata["tags"] = tags
     return Task(
