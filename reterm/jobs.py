@@ -42,6 +42,23 @@ STATE = "job.json"
 PINNED_CODE = "code"  # the run folder's clone of the pinned commit (reterm/code_pin.py), the job's root when pinned
 PID_FILE = "job.pid"
 PACE_MIN_SECONDS = 300  # only stages expected to take at least this long set the pace the ETAs are scaled by
+
+
+def machine_tag() -> str:
+    """This machine as stage times depend on it: the CPU's model name and the cores this process may use. A stage
+    records it when it finishes; ETAs take the pace of stages finished on the same kind of machine."""
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(errors="replace").splitlines():
+            if line.lower().startswith(("model name", "hardware")):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import platform
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{model or platform.machine()}, {cores} cores"
 CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
 REF = re.compile(r"\{([A-Za-z_][\w]*)\}")
 # What a stage recorded under an earlier name of the same thing, so that a rename alone redoes nothing (a finished
@@ -467,8 +484,14 @@ class Runner:
         self.out = out
         self.state = _load_state(job.run_dir)
         self._log = None  # job.log, opened at the first line said: a plan writes nothing
-        self.measured = 0.0  # seconds of stages run whole in this invocation, and their estimate
-        self.estimated = 0.0
+        # the pace: seconds of the stages run whole, and their estimate; first those this run folder finished
+        # earlier on the same kind of machine (what a resumed job's ETAs go by), then this invocation's own
+        self.machine = machine_tag()
+        self.earlier = {s.name: (st["seconds"], job.estimate(s)) for s in job.stages
+                        if (st := self.state.get(s.name, {})).get("status") == "done" and st.get("seconds")
+                        and st.get("machine") == self.machine and job.estimate(s) >= PACE_MIN_SECONDS}
+        self.measured = sum(sec for sec, _ in self.earlier.values())
+        self.estimated = sum(est for _, est in self.earlier.values())
 
     @property
     def log(self):
@@ -480,6 +503,13 @@ class Runner:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
         self.log.write(f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S} {text}\n")
+
+    def forget_earlier(self, redo: set[str]) -> None:
+        """A stage to run again sets the pace by its new run, not by the one recorded."""
+        for name in redo & set(self.earlier):
+            sec, est = self.earlier.pop(name)
+            self.measured -= sec
+            self.estimated -= est
 
     def pace(self) -> float:
         """Measured / estimated time of the stages run whole so far (those expected to take at least
@@ -530,6 +560,7 @@ class Runner:
                  f"(engine {job.settings['engine']}, model {job.settings['model']}, config {job.config})")
         started = time.monotonic()
         redo = self.pending()  # for the ETA: stages done once but to run again
+        self.forget_earlier(redo)
         for i, s in enumerate(self.stages):
             st = self.state.get(s.name, {})
             fp, parts = fingerprint(job, s, self.state)
@@ -585,7 +616,7 @@ class Runner:
             if fresh and job.estimate(s) >= PACE_MIN_SECONDS:  # a stage of seconds says nothing of the pace
                 self.measured += seconds
                 self.estimated += job.estimate(s)
-            st.update(status="done", run=uuid.uuid4().hex[:12],
+            st.update(status="done", run=uuid.uuid4().hex[:12], machine=self.machine,
                       finished=f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}")
             _save_state(job.run_dir, self.state)
             self.say(f"[{i + 1}/{n}] {s.name}: finished in {_fmt_minutes(seconds)}")
@@ -658,7 +689,12 @@ def run_job(config: Path, quick: bool = False, run_dir: str | None = None, overr
         if plan:
             for s, action, why in runner.plan():
                 print(f"{action:>8}  {s.name:<14} {why}")
-            print(f"about {_fmt_minutes(runner.left(0, runner.pending()))} of stages left (run folder {job.run_dir})")
+            pending = runner.pending()
+            runner.forget_earlier(pending)
+            pace = (f"; {runner.pace():.2g}x the estimates, the pace of the {len(runner.earlier)} stage(s) finished "
+                    f"there on this kind of machine" if runner.earlier else "")
+            print(f"about {_fmt_minutes(runner.left(0, pending))} of stages left (run folder {job.run_dir}"
+                  f"{pace})")
             return 0
         signal.signal(signal.SIGTERM, _on_term)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background (`&`),

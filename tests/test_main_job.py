@@ -601,3 +601,27 @@ def test_stages_of_seconds_do_not_set_the_pace_of_the_long_ones(tmp_path):
     p = _run(cfg)
     assert p.returncode == 0, p.stderr
     assert "[3/3] c: reads nothing  (about 10 h 00 min; the job has about 10 h 00 min left)" in p.stdout
+
+
+def test_a_resumed_job_estimates_at_the_pace_its_finished_stages_had_on_this_kind_of_machine(tmp_path):
+    """A job continued later (another session, the same machine) scales its ETAs by the stages this run folder
+    finished on the same kind of machine (recorded with each stage), not by the reference machine's estimates alone;
+    a stage finished on another kind of machine, or one to be redone, sets no pace."""
+    from reterm.jobs import machine_tag
+
+    cfg = _config(tmp_path)
+    text = cfg.read_text().replace("about: first", "about: first\n    minutes: 10")
+    text = text.replace("about: reads a", "about: reads a\n    minutes: 10")
+    cfg.write_text(text.replace("about: reads nothing", "about: reads nothing\n    minutes: 10"))
+    assert _run(cfg, "--until", "a").returncode == 0
+    state_file = tmp_path / "run" / "job.json"
+    state = json.loads(state_file.read_text())
+    assert state["a"]["machine"] == machine_tag()
+    state["a"]["seconds"] = 1800  # a took 3x its 10-minute estimate here
+    state_file.write_text(json.dumps(state))
+    p = _run(cfg, "--plan")
+    assert "about 1 h 00 min of stages left" in p.stdout and "3x the estimates" in p.stdout, p.stdout
+    state["a"]["machine"] = "another CPU, 64 cores"
+    state_file.write_text(json.dumps(state))
+    p = _run(cfg, "--plan")
+    assert "about 20 min of stages left (run folder" in p.stdout and "the estimates" not in p.stdout, p.stdout
