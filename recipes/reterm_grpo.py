@@ -30,8 +30,9 @@ from trl import ModelConfig, get_peft_config  # noqa: E402
 from reterm.options import select_tasks  # noqa: E402
 from reterm.tasks import TaskError  # noqa: E402
 from reterm.sandbox import SandboxError  # noqa: E402
-from reterm.training.common import (RecipeError, StopAfterStep, checkpoint_step, load_recipe_model,  # noqa: E402
-                                    require_model_config, require_platform, resume_checkpoint, setup_wandb)
+from reterm.training.common import (RecipeError, StopAfterStep, check_output_dir, checkpoint_step,  # noqa: E402
+                                    load_recipe_model, require_model_config, require_platform, resume_checkpoint,
+                                    setup_wandb)
 from reterm.training.config import parse_grpo_args  # noqa: E402
 from reterm.training.grpo import ReTermGRPOConfig, ReTermGRPOTrainer  # noqa: E402
 from reterm import stopping
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         require_platform(argv)
         args, model_args = parse(argv)
         require_model_config(model_args, args)
+        check_output_dir(args.output_dir)
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         resume = resume_checkpoint(args.resume_from_checkpoint, args.output_dir)
         if args.stop_after_step and checkpoint_step(resume) >= args.stop_after_step:  # before anything is loaded

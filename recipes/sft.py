@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from transformers import EarlyStoppingCallback  # noqa: E402
 from trl import ModelConfig, ScriptArguments, SFTTrainer, TrlParser, get_peft_config  # noqa: E402
 
-from reterm.training.common import (RecipeError, ReTermSFTConfig, load_demonstrations,  # noqa: E402
+from reterm.training.common import (RecipeError, ReTermSFTConfig, check_output_dir, load_demonstrations,  # noqa: E402
                                     load_recipe_model, parse_recipe, require_model_config, require_platform,
                                     resume_checkpoint, score_trained_positions_on_cpu, setup_wandb)
 from reterm.training.sft_data import ConversationError, prepare_dataset  # noqa: E402
@@ -87,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         if problems := script_problems(script_args):
             raise RecipeError("; ".join(problems))
         require_model_config(model_args, training_args)  # before the dataset is read and the model loaded
+        check_output_dir(training_args.output_dir)
+        for name in ("max_train_examples", "max_eval_examples"):
+            if getattr(reterm_args, name) is not None and getattr(reterm_args, name) < 1:
+                raise RecipeError(f"{name} must be at least 1 (unset: every row), got {getattr(reterm_args, name)}")
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         return train(script_args, training_args, model_args, reterm_args)
     except (RecipeError, ConversationError, FileNotFoundError) as e:
@@ -107,22 +111,22 @@ def build_trainer(script_args, training_args, model_args, reterm_args):
     packed = training_args.packing and training_args.packing_strategy in ("bfd", "bfd_split")
     if training_args.padding_free or packed:  # rows in one sequence: attention per row, without a dense mask
         model_args.attn_implementation = packing.attention_for_packed_rows(model_args.attn_implementation)
-    model, tokenizer = load_recipe_model(model_args, training_args)
-    raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)
+    raw = load_demonstrations(script_args.dataset_name, script_args.dataset_config)  # before the model: said sooner
     if script_args.dataset_train_split not in raw:
         raise RecipeError(f"dataset {script_args.dataset_name} has no split {script_args.dataset_train_split!r} "
                           f"(it has {list(raw)})")
+    if training_args.eval_strategy != "no" and script_args.dataset_test_split not in raw:
+        strategy = getattr(training_args.eval_strategy, "value", training_args.eval_strategy)
+        raise RecipeError(f"eval_strategy is {strategy!r} but dataset "
+                          f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
+                          f"{list(raw)}); set --eval_strategy no --load_best_model_at_end false, or build the dataset "
+                          f"with a validation split (data_pipeline.build --split-by family when each family "
+                          f"has one task)")
+    model, tokenizer = load_recipe_model(model_args, training_args)
     train_raw = _sample(raw[script_args.dataset_train_split], reterm_args.max_train_examples, training_args.seed)
     train_ds = prepare_dataset(train_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     eval_ds = None
     if training_args.eval_strategy != "no":
-        if script_args.dataset_test_split not in raw:
-            strategy = getattr(training_args.eval_strategy, "value", training_args.eval_strategy)
-            raise RecipeError(f"eval_strategy is {strategy!r} but dataset "
-                              f"{script_args.dataset_name} has no split {script_args.dataset_test_split!r} (it has "
-                              f"{list(raw)}); set --eval_strategy no --load_best_model_at_end false, or build the dataset "
-                              f"with a validation split (data_pipeline.build --split-by family when each family "
-                              f"has one task)")
         eval_raw = _sample(raw[script_args.dataset_test_split], reterm_args.max_eval_examples, training_args.seed)
         eval_ds = prepare_dataset(eval_raw, tokenizer, training_args.max_length, reterm_args.train_on)
     if training_args.padding_free and not training_args.packing:

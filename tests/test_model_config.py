@@ -263,6 +263,49 @@ def test_a_key_this_trl_no_longer_reads_is_refused_with_its_new_name(tmp_path, c
         assert "warmup_ratio: not a setting of this TRL; write warmup_steps with a float below 1" in err
 
 
+def test_bad_recipe_input_is_named_before_the_model_loads(tiny_model_dir, tokenizer, tmp_path, capsys,
+                                                          monkeypatch):
+    """Both recipes: a --config that is not YAML (or not a mapping), an output_dir that is a file, a dataset or
+    model path under a folder of this checkout that does not exist (never sent to the Hub), a checkpoint whose
+    trainer state does not read, and out-of-range sample sizes: exit 2 naming the file or field, with no model
+    loaded for what can be known before it."""
+    from reterm.training import common
+
+    loaded = []
+    real = common.load_recipe_model
+    sft, rec = _sft(), _grpo()
+    for module in (sft, rec):  # a model that loaded is counted
+        monkeypatch.setattr(module, "load_recipe_model", lambda *a, **k: (r := real(*a, **k), loaded.append(1))[0])
+    bad_yaml, a_list, afile = tmp_path / "bad.yaml", tmp_path / "list.yaml", tmp_path / "afile"
+    bad_yaml.write_text("model_name_or_path: [unclosed\n")
+    a_list.write_text("- a\n- b\n")
+    afile.write_text("x")
+    demos = str(_demos(tmp_path, tokenizer))
+    base = ["--model_name_or_path", str(tiny_model_dir), "--report_to", "none", "--use_cpu", "true",
+            "--eval_strategy", "no", "--load_best_model_at_end", "false", "--max_steps", "1", "--run_name", "[x"]
+    monkeypatch.chdir(tmp_path)  # where data/ and checkpoints/ do not exist
+    cases = [(sft.main, ["--config", str(bad_yaml)], f"--config {bad_yaml}: not valid YAML"),
+             (rec.main, ["--config", str(a_list)], f"--config {a_list}: must be a mapping"),
+             (sft.main, base + ["--dataset_name", demos, "--output_dir", str(afile)], "is a file, not a folder"),
+             (rec.main, base + ["--output_dir", str(afile / "o")], "is a file, not a folder"),
+             (sft.main, base + ["--dataset_name", "data/recovery-demos", "--output_dir", str(tmp_path / "o")],
+              "dataset_name: data/recovery-demos does not exist"),
+             (sft.main, base + ["--dataset_name", demos, "--output_dir", str(tmp_path / "o"),
+                                "--max_train_examples", "0"], "max_train_examples must be at least 1"),
+             (rec.main, ["--model_name_or_path", "checkpoints/sft-missing", "--output_dir", str(tmp_path / "g"),
+                         "--report_to", "none", "--use_cpu", "true"], "checkpoints/sft-missing: not a checkpoint")]
+    for main, argv, needle in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert needle in err and "Traceback" not in err, err
+    assert not loaded  # each was refused before a model loaded
+    (tmp_path / "o" / "checkpoint-5").mkdir(parents=True)
+    (tmp_path / "o" / "checkpoint-5" / "trainer_state.json").write_text("{")  # a save cut off mid-write
+    assert common.resume_checkpoint(True, str(tmp_path / "o")) is None  # passed over, with a warning
+    with pytest.raises(RecipeError, match="not a whole checkpoint"):
+        common.resume_checkpoint(str(tmp_path / "o" / "checkpoint-5"), str(tmp_path / "o"))
+
+
 def test_activation_checkpointing_is_set_by_its_current_name_without_a_deprecation_warning(tmp_path):
     """TRL turns activation checkpointing on through the deprecated `gradient_checkpointing`, which warned on every
     run; unset, it is on without the warning; set either way by either name, it is what the config says."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -54,11 +55,32 @@ def recipe_settings(argv: list[str]) -> dict:
         path = Path(argv[argv.index("--config") + 1])
         if not path.is_file():
             raise RecipeError(f"--config {path}: no such file")
-        settings.update(yaml.safe_load(path.read_text()) or {})
+        try:
+            loaded = yaml.safe_load(path.read_text())
+        except (yaml.YAMLError, UnicodeDecodeError) as e:
+            raise RecipeError(f"--config {path}: not valid YAML: {e}") from None
+        if loaded is not None and not isinstance(loaded, dict):
+            raise RecipeError(f"--config {path}: must be a mapping of setting -> value, got a {type(loaded).__name__}")
+        settings.update(loaded or {})
     for key, value in zip(argv, argv[1:]):
         if key.startswith("--") and key != "--config" and not value.startswith("--"):
-            settings[key[2:]] = yaml.safe_load(value)
+            try:
+                settings[key[2:]] = yaml.safe_load(value)
+            except yaml.YAMLError:  # any text is a value (a run name `[x`): only booleans matter here
+                settings[key[2:]] = value
     return settings
+
+
+def check_output_dir(path) -> None:
+    """RecipeError when output_dir could not be a folder (a file, or under one): said before anything loads."""
+    if path is None:
+        return
+    p = Path(path)
+    for q in (p, *p.parents):
+        if q.exists():
+            if not q.is_dir():
+                raise RecipeError(f"output_dir: {p}: {q} is a file, not a folder")
+            return
 
 
 def platform_problems(settings: dict) -> list[str]:
@@ -109,10 +131,13 @@ def require_platform(argv: list[str]) -> None:
 def parse_recipe(parser, argv: list[str] | None):
     """`parser.parse_args_and_config(argv)`, its refusal of a setting (an unknown key, a bad value) as a RecipeError:
     the message names the key; the recipes print it without a traceback."""
+    parser.print_usage = lambda file=None: None  # a bad value's error line, without the usage of every TRL field
     try:
         return parser.parse_args_and_config(args=argv)
     except ValueError as e:
-        raise RecipeError(str(e)) from e
+        config = argv[argv.index("--config") + 1] if argv and "--config" in argv[:-1] else None
+        message = str(e).split(" Please remove them")[0]  # TRL's advice is for its own developers
+        raise RecipeError(f"--config {config}: {message}" if config and "config file" in message else message) from e
 
 
 class ActivationCheckpointingDefault:
@@ -265,6 +290,10 @@ def load_recipe_model(model_args, training_args):
     path = resolve_model(model_args.model_name_or_path or DEFAULT_MODEL)
     try:
         model = AutoModelForCausalLM.from_pretrained(path, **kwargs)
+    except OSError as e:  # neither a model folder here nor a model the Hub gave
+        raise RecipeError(f"model_name_or_path: {path} is not a model folder here, and loading it as a Hub model "
+                          f"failed ({str(e).splitlines()[0]}); give the folder an SFT stage wrote (config.json and "
+                          f"weights), or a known name such as {DEFAULT_MODEL}") from None
     except ValueError as e:  # transformers' refusals: custom code without trust_remote_code, an unknown attention
         message = str(e)
         if "trust_remote_code" in message:
@@ -326,7 +355,7 @@ def resume_checkpoint(value, output_dir: str) -> str | None:
         if not Path(output_dir).is_dir():
             return None
         found = sorted((n, d) for d in Path(output_dir).iterdir() if d.is_dir() and (n := checkpoint_step(d)))
-        complete = [(n, d) for n, d in found if (d / TRAINER_STATE_NAME).is_file()]
+        complete = [(n, d) for n, d in found if _readable_state(d / TRAINER_STATE_NAME)]
         last = complete[-1] if complete else None
         cut = [d.name for n, d in found if last is None or n > last[0]]
         if cut:
@@ -335,7 +364,18 @@ def resume_checkpoint(value, output_dir: str) -> str | None:
         return str(last[1]) if last else None
     if not Path(str(value)).is_dir():
         raise RecipeError(f"resume_from_checkpoint: {value} is not a directory")
+    if not _readable_state(Path(str(value)) / TRAINER_STATE_NAME):
+        raise RecipeError(f"resume_from_checkpoint: {value} is not a whole checkpoint (no readable "
+                          f"{TRAINER_STATE_NAME}); give a complete checkpoint-N folder, or true for the newest one")
     return str(value)
+
+
+def _readable_state(path: Path) -> bool:
+    """Whether a checkpoint's trainer state is there and is JSON (the Trainer writes it last)."""
+    try:
+        return isinstance(json.loads(path.read_text()), dict)
+    except (OSError, ValueError):
+        return False
 
 
 def load_demonstrations(name: str, config: str | None = None):
@@ -349,9 +389,20 @@ def load_demonstrations(name: str, config: str | None = None):
         if not Path(name).is_dir():
             raise RecipeError(f"dataset_name: {name} is a file; expected the directory data_pipeline.build wrote")
         return datasets.load_dataset(name, config)
-    if name.startswith((".", "/")) or os.sep in name and name.count("/") != 1:
-        raise RecipeError(f"dataset_name: {name} does not exist. Build it with:\n"
-                          f"  python -m data_pipeline.synthesize --out synth.jsonl --split train\n"
-                          f"  python -m data_pipeline.recover --states synth.jsonl --out attempts.jsonl\n"
-                          f"  python -m data_pipeline.build --attempts attempts.jsonl --out {name}")
-    return datasets.load_dataset(name, config)
+    first = name.split("/")[0]  # data/x with a data/ folder here (or one of the folders ReTerm's commands write to)
+    if name.startswith((".", "/")) or os.sep in name and (name.count("/") != 1 or Path(first).is_dir()
+                                                         or first in LOCAL_FOLDERS):
+        raise RecipeError(f"dataset_name: {name} does not exist. {_BUILD_HINT.format(name=name)}")
+    try:  # a Hub dataset id
+        return datasets.load_dataset(name, config)
+    except (OSError, ValueError) as e:  # ConnectionError, DatasetNotFoundError, ...: none is a local folder here
+        raise RecipeError(f"dataset_name: {name} is not a folder here, and loading it as a Hub dataset failed "
+                          f"({e.__class__.__name__}: {str(e).splitlines()[0] if str(e) else ''}). "
+                          f"{_BUILD_HINT.format(name=name)}") from None
+
+
+LOCAL_FOLDERS = ("data", "runs", "checkpoints")  # where the docs' commands write datasets and models: never a Hub id
+_BUILD_HINT = ("Build it with:\n"
+               "  python -m data_pipeline.synthesize --out synth.jsonl --split train\n"
+               "  python -m data_pipeline.recover --states synth.jsonl --out attempts.jsonl\n"
+               "  python -m data_pipeline.build --attempts attempts.jsonl --out {name}")
