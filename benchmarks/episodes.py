@@ -54,8 +54,8 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=16)
     ap.add_argument("--max-turns", type=int, default=3)
     ap.add_argument("--max-new-tokens", type=int, default=48)
-    ap.add_argument("--dtype", default="auto", help="auto (bf16 where the CPU runs it natively and faster), "
-                    "float32 or bfloat16")
+    ap.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"),
+                    help="auto (bf16 where the CPU runs it natively and faster), float32 or bfloat16")
     args = ap.parse_args()
     dtype = generation_dtype(args.dtype)
     tasks = suites.load("basic", "train")[: args.episodes]

@@ -60,7 +60,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", type=Path, required=True)
     ap.add_argument("--bench", type=Path, required=True)
-    ap.add_argument("--heldout", default="heldout_instances", help="a split of the bundled suite")
+    ap.add_argument("--heldout", default="heldout_instances", choices=suites.SPLITS, help="a split of the bundled suite")
     ap.add_argument("--max-heldout", type=int, default=None)
     ap.add_argument("-k", type=int, default=4)
     ap.add_argument("--samples", type=int, default=2)

@@ -179,7 +179,7 @@ def bench_pool(n: int = 32) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--backends", nargs="+", default=["local", "docker"])
+    ap.add_argument("--backends", nargs="+", default=["local", "docker"], choices=("local", "docker"))
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--tasks", type=int, default=3)
     ap.add_argument("--prefixes", nargs="+", default=["light", "heavy"], choices=list(PREFIXES))

@@ -61,7 +61,7 @@ def two_turns(generate, prompts, obs):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--conversations", type=int, default=16)
-    ap.add_argument("--dtype", default="auto")
+    ap.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
     a = ap.parse_args()
     dtype = generation_dtype(a.dtype)
     model, tok = load_model_and_tokenizer("smollm2-135m", dtype=dtype)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -507,9 +508,14 @@ def images() -> None:
 def images_build_base(tag, mirror, force, packages) -> None:
     """Build the offline base image (debootstrap minbase + everyday tools) and import it into Docker; prints its
     size."""
+    repo, colon, version = tag.partition(":")
+    if not repo or not colon or not version or "/" in version:
+        _fail(f"--tag {tag}: give NAME:VERSION, e.g. {BASE_IMAGE}")
     pkgs = BASE_PACKAGES
     if packages:
         extra = tuple(p.strip() for p in packages.lstrip("+").split(",") if p.strip())
+        if not extra or any(not re.fullmatch(r"[a-z0-9][a-z0-9+.-]*", p) for p in extra):
+            _fail(f"--packages {packages}: Debian package names, comma-separated (lowercase letters, digits, + . -)")
         pkgs = BASE_PACKAGES + extra if packages.startswith("+") else extra
     try:
         build_base(tag, mirror, force, log=lambda m: console.print(m, highlight=False, markup=False), packages=pkgs)
@@ -533,7 +539,10 @@ def sandbox_gc(all_hosts, no_docker) -> None:
     engine of the docker pool."""
     from reterm.sandbox.gc import gc
 
-    report = gc(all_hosts=all_hosts, docker=not no_docker)
+    try:
+        report = gc(all_hosts=all_hosts, docker=not no_docker)
+    except ValueError as e:  # a bad RETERM_DOCKER_HOSTS (the option itself is checked by click)
+        _fail(str(e))
     if report.docker_error and not no_docker:
         console.print(f"[yellow]docker skipped:[/] {escape(str(report.docker_error))}", highlight=False)
     click.echo(json.dumps({"containers": len(report.containers), "images": len(report.images),

@@ -13,6 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if [ $# -gt 1 ] || { [ $# -eq 1 ] && [ "$1" != --print-plan ]; }; then  # nothing is installed on a typo
+  echo "setup.sh: unknown argument(s): $* (known: --print-plan; the rest is set by variables, docs/install.md)" >&2
+  exit 2
+fi
 if [ "${1:-}" = --print-plan ]; then  # the decision alone (scripts/vllm_requirements.py plan(), tested there)
   py=.venv/bin/python; [ -x "$py" ] || py=$(command -v python3.11 || command -v python3.12 || command -v python3)
   plan=$("$py" scripts/vllm_requirements.py --plan) || exit 2

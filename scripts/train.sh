@@ -12,7 +12,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PLAN=0
-for a in "$@"; do [ "$a" = --plan ] && PLAN=1; done
+for a in "$@"; do  # the job runner's flags (recipes/main_job.py), checked before the set-up installs anything
+  case "$a" in
+    --plan) PLAN=1 ;;
+    --config|--config=*|--quick|--run-dir|--run-dir=*|--set|--set=*|--report-dir|--report-dir=*|--until|--until=*|\
+    --pin|--repin|-h|--help) ;;
+    -*) echo "train.sh: unknown argument $a (known: those of recipes/main_job.py: --config, --quick, --run-dir," \
+             "--set, --report-dir, --plan, --until, --pin, --repin)" >&2; exit 2 ;;
+  esac
+done
 if [ "$PLAN" = 0 ]; then
   RETERM_SKIP_DOCKER=1 bash scripts/setup.sh
 elif [ ! -x .venv/bin/python ]; then  # a plan installs nothing

@@ -150,3 +150,26 @@ def test_the_command_names_a_missing_or_ambiguous_folder(tmp_path, capsys):
     assert "method plain has two runs of seed 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cr.main([str(run)])  # the margin is the design's to give
+
+
+def test_a_malformed_folder_or_out_is_named_not_a_traceback(tmp_path, capsys):
+    """A folder that is a file, a results.json that is not a comparison's (a list, a run without its method), a
+    start evaluation that does not read, and an --out that is a file: each refused naming it (exit 2)."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert cr.main([str(afile), "--margin", "0.05"]) == 2
+    assert f"{afile} is a file" in capsys.readouterr().err
+    run = _folder(tmp_path / "run", GAIN)
+    good = (run / "results.json").read_text()
+    for bad in ("[1, 2]", json.dumps({"runs": {"x": {"seed": 0}}})):
+        (run / "results.json").write_text(bad)
+        assert cr.main([str(run), "--margin", "0.05"]) == 2
+        assert "not a comparison's results" in capsys.readouterr().err
+    (run / "results.json").write_text(good)
+    (run / "eval" / "sft").mkdir(parents=True, exist_ok=True)
+    (run / "eval" / "sft" / "step-0.json").write_text("{")
+    assert cr.main([str(run), "--margin", "0.05", "--resamples", "50"]) == 2
+    assert "step-0.json: not valid JSON" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cr.main([str(run), "--margin", "0.05", "--out", str(afile)])
+    assert "is a file" in capsys.readouterr().err

@@ -124,3 +124,25 @@ def test_compare_refuses_a_folder_bound_to_another_design(tmp_path, capsys):
     assert _cli().main(argv) == 2
     assert "was started under another design" in capsys.readouterr().err
     assert not (out / "eval").exists()  # nothing evaluated
+
+
+def test_a_damaged_record_a_design_that_is_not_text_or_a_folder_that_is_a_file_is_named(tmp_path, capsys):
+    """The command exits 2 naming the file, never a traceback: a lock record missing what it holds, a design that
+    is not text, a folder to lock into that is a file."""
+    design = tmp_path / "design.md"
+    design.write_text("# A confirmatory comparison (DRAFT)\n")
+    folder = tmp_path / "locked"
+    dl.lock(design, folder, allow_draft=True)
+    (folder / dl.LOCK).write_text(json.dumps({"sha256": "abc"}))
+    for argv in (["check", str(folder / "design.md"), str(tmp_path)], ["lock", str(design), str(folder)]):
+        assert dl.main(argv) == 2
+        said = capsys.readouterr()  # check answers on stdout, lock's refusal on stderr
+        assert f"{folder / dl.LOCK}: not a design record (JSON with sha256, source, locked_at)" in said.out + said.err
+    binary = tmp_path / "bin.md"
+    binary.write_bytes(b"\xff\xfe# x\n")
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for argv, why in ((["lock", str(binary), str(tmp_path / "f2")], f"{binary}: not UTF-8 text"),
+                      (["lock", str(design), str(afile)], f"{afile} is a file")):
+        assert dl.main(argv) == 2
+        assert why in capsys.readouterr().err

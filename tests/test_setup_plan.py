@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,23 @@ def test_the_requirements_beside_an_engine_leave_out_torch_and_transformers():
                          capture_output=True, text=True, check=True).stdout.split()
     names = {line.split("=")[0].split("<")[0].split(">")[0].split("[")[0].split("!")[0].lower() for line in out}
     assert out and not names & {"torch", "transformers", "torchvision", "torchaudio", "torchcodec"}
+
+
+def test_a_mistyped_argument_stops_the_scripts_before_anything_is_installed(tmp_path):
+    """`train.sh --bogus` is refused before it runs the set-up, and `setup.sh` with anything but --print-plan is
+    refused before it installs anything. Run from copies whose set-up cannot install: train.sh's setup.sh is a
+    stand-in that says it ran; setup.sh runs with a PATH holding only `dirname`, so apt and pip are not there."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "train.sh").write_text((ROOT / "scripts" / "train.sh").read_text())
+    (scripts / "setup.sh").write_text("echo SETUP-RAN\n")
+    p = subprocess.run(["bash", str(scripts / "train.sh"), "--plan", "--bogus"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "unknown argument --bogus" in p.stderr and "SETUP-RAN" not in p.stdout
+    (scripts / "setup.sh").write_text((ROOT / "scripts" / "setup.sh").read_text())
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "dirname").symlink_to(shutil.which("dirname"))
+    for argv in (["--print-plna"], ["--print-plan", "x"], ["--help"]):
+        p = subprocess.run(["/bin/bash", str(scripts / "setup.sh"), *argv], capture_output=True, text=True,
+                           timeout=60, env={"PATH": str(tmp_path / "bin")})
+        assert p.returncode == 2 and "setup.sh: unknown argument(s)" in p.stderr and "[setup]" not in p.stdout, p

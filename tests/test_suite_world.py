@@ -119,6 +119,31 @@ def test_an_unknown_family_is_a_usage_error(capsys):
     assert "no-such-family" in capsys.readouterr().err
 
 
+def test_generate_refuses_an_out_that_is_no_suite_and_writes_a_suite_whole(tmp_path, monkeypatch, capsys):
+    """--check of a folder that holds no suite, an --out that is a file, or one whose tasks/ folder is not a suite
+    this wrote (writing would replace it) are usage errors naming --out; a suite is written beside --out and swapped
+    in, so no temporary folder is left."""
+    from reterm.suites import generate
+
+    monkeypatch.setattr(generate, "registry", lambda strict=True: [_family("good-check")])
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    (tmp_path / "mine" / "tasks").mkdir(parents=True)
+    (tmp_path / "mine" / "tasks" / "keep.txt").write_text("precious")
+    for argv, why in ((["--check", "--no-trials", "--out", str(tmp_path / "empty")], "holds no suite to check"),
+                      (["--out", str(afile)], "is a file, not a suite folder"),
+                      (["--out", str(tmp_path / "mine")], "holds a tasks/ folder but no split.json"),
+                      (["--check", "--concurrency", "0"], "--concurrency at least 1")):
+        with pytest.raises(SystemExit):
+            generate.main(argv)
+        assert why in capsys.readouterr().err
+    assert (tmp_path / "mine" / "tasks" / "keep.txt").read_text() == "precious"
+    assert generate.main(["--out", str(tmp_path / "suite")]) == 0
+    assert generate.main(["--out", str(tmp_path / "suite")]) == 0  # a suite this wrote is written again
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "mine", "suite"]
+    assert generate.main(["--check", "--no-trials", "--out", str(tmp_path / "suite")]) == 0
+
+
 @pytest.mark.slow
 @pytest.mark.background
 @pytest.mark.timeout(2400)

@@ -68,13 +68,19 @@ class Runs:
 
 def load_runs(run_dir: Path, step: int | None = None) -> Runs:
     path = run_dir / "results.json"
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ReportError(f"{run_dir} is a file; give a comparison's folder (recipes/compare.py --out)")
     try:
         results = json.loads(path.read_text())
     except FileNotFoundError:
         raise ReportError(f"{path}: no such file (recipes/compare.py writes it after the first evaluation)") from None
-    except json.JSONDecodeError as e:
+    except (OSError, ValueError) as e:  # JSONDecodeError, UnicodeDecodeError
         raise ReportError(f"{path}: not valid JSON ({e})") from None
-    runs = results.get("runs") or {}
+    runs = (results.get("runs") or {}) if isinstance(results, dict) else None
+    if not isinstance(runs, dict) or not all(isinstance(r, dict) and {"method", "seed"} <= set(r)
+                                             for r in runs.values()):
+        raise ReportError(f"{path}: not a comparison's results (a `runs` mapping of runs with method and seed); "
+                          f"recipes/compare.py writes it")
     plan = dict(results.get("plan") or {})
     if step is None:
         step = plan.get("steps") or max((int(s) for r in runs.values() for s in r.get("evals", {})), default=0)
@@ -91,7 +97,11 @@ def load_runs(run_dir: Path, step: int | None = None) -> Runs:
         mine[r["seed"]] = {**r, "name": name}
     pending = [f"{m} s{s}" for m in plan["methods"] for s in plan["seeds"] if s not in finished.get(m, {})]
     start_path = run_dir / "eval" / "sft" / "step-0.json"
-    start = json.loads(start_path.read_text()) if start_path.exists() else next(
+    try:
+        start = json.loads(start_path.read_text()) if start_path.exists() else None
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{start_path}: not valid JSON ({e}); remove it to evaluate the start again") from None
+    start = start if start is not None else next(
         (r["evals"]["0"] for r in runs.values() if "0" in r.get("evals", {})), None)
     return Runs(plan, int(step), finished, pending, start)
 
@@ -462,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.margin < 0 or a.resamples < 1:
         ap.error("--margin must be >= 0 and --resamples >= 1")
+    if a.out is not None and a.out.exists() and not a.out.is_dir():
+        ap.error(f"--out {a.out} is a file; the report is a folder's three files")
     try:
         paths = write_report(a.run_dir, a.out, a.margin, resamples=a.resamples, seed=a.seed, step=a.step,
                              min_category_states=a.min_category_states, design=a.design,

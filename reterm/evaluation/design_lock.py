@@ -42,7 +42,10 @@ EXPLORATORY = "## Exploratory"
 def sha256(path: Path) -> str:
     """The SHA-256 of the design's fixed part: its text up to the heading that starts with EXPLORATORY (what is
     learned after the first run goes there, and may be added), the whole text without one."""
-    text = Path(path).read_text()
+    try:
+        text = Path(path).read_text()
+    except UnicodeDecodeError as e:
+        raise DesignError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); a design is a Markdown file") from None
     cut = next((i for i, line in enumerate(text.splitlines(keepends=True)) if line.startswith(EXPLORATORY)), None)
     if cut is not None:
         text = "".join(text.splitlines(keepends=True)[:cut])
@@ -83,10 +86,12 @@ def lock(source: Path, folder: Path, allow_draft: bool = False) -> dict:
     source, folder = Path(source), Path(folder)
     if not source.is_file():
         raise DesignError(f"{source}: no design there")
+    if folder.exists() and not folder.is_dir():
+        raise DesignError(f"{folder} is a file; the design is locked into a folder")
     digest = sha256(source)
     lock_file = folder / LOCK
     if lock_file.exists():
-        record = _read(lock_file)
+        record = _read(lock_file, LOCK_KEYS)
         if record["sha256"] != digest:
             raise DesignError(f"{source} is not the design this run folder was locked to ({lock_file}: SHA-256 "
                               f"{record['sha256'][:12]}, locked {record['locked_at']}; the file now "
@@ -116,7 +121,7 @@ def bind(design: Path, out: Path, runs: list[Path] = ()) -> dict:
     record = _locked(design)
     binding = out / BINDING
     if binding.exists():
-        bound = _read(binding)
+        bound = _read(binding, BINDING_KEYS)
         if bound["sha256"] != record["sha256"]:
             raise DesignError(f"{out} was started under another design (SHA-256 {bound['sha256'][:12]}, bound "
                               f"{bound['bound_at']}); {design} is {record['sha256'][:12]}: results under two designs "
@@ -144,7 +149,7 @@ def problem(design: Path | None, out: Path) -> str | None:
     if not binding.exists():
         return f"{out} was not bound to a design before its runs ({BINDING} missing)"
     try:
-        bound = _read(binding)
+        bound = _read(binding, BINDING_KEYS)
     except DesignError as e:
         return str(e)
     if bound["sha256"] != record["sha256"]:
@@ -161,7 +166,7 @@ def _locked(design: Path) -> dict:
     if not lock_file.exists():
         raise DesignError(f"{design}: not a locked design ({LOCK} missing beside it; the confirm job's design stage "
                           f"makes it)")
-    record = _read(lock_file)
+    record = _read(lock_file, LOCK_KEYS)
     for path in (design, Path(record["source"])):
         if path.is_file() and sha256(path) != record["sha256"]:
             raise DesignError(f"{path} was edited above its '{EXPLORATORY}' heading after the design was locked "
@@ -169,16 +174,20 @@ def _locked(design: Path) -> dict:
     return record
 
 
-def _read(path: Path) -> dict:
-    """A lock or binding record; DesignError naming the file if it is not one."""
+LOCK_KEYS = ("sha256", "source", "locked_at")  # what a lock record holds (and is read for)
+BINDING_KEYS = ("sha256", "bound_at")
+
+
+def _read(path: Path, keys: tuple[str, ...] = ("sha256",)) -> dict:
+    """A lock or binding record holding `keys` as text; DesignError naming the file if it is not one."""
     try:
         record = json.loads(path.read_text())
-        if isinstance(record, dict) and isinstance(record.get("sha256"), str):
+        if isinstance(record, dict) and all(isinstance(record.get(k), str) for k in keys):
             return record
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError):  # JSONDecodeError, UnicodeDecodeError
         pass
-    raise DesignError(f"{path}: not a design record (JSON with a sha256); it was damaged or written by something "
-                      f"else: restore it, or start a new run folder")
+    raise DesignError(f"{path}: not a design record (JSON with {', '.join(keys)}); it was damaged or written by "
+                      f"something else: restore it, or start a new run folder")
 
 
 def draft(design: Path) -> bool:

@@ -7,6 +7,7 @@ mirror is the one this machine's apt already uses, so nothing outside the config
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -46,7 +47,11 @@ def build_base(tag: str = BASE_TAG, mirror: str | None = None, force: bool = Fal
                packages: tuple[str, ...] = BASE_PACKAGES) -> str:
     import docker
 
-    client = docker.from_env(timeout=600)
+    try:
+        client = docker.from_env(timeout=600)
+    except docker.errors.DockerException as e:
+        raise RuntimeError(f"no Docker engine answers ({os.environ.get('DOCKER_HOST') or 'the local socket'}: {e}); "
+                           f"start dockerd (`bash scripts/setup.sh` does) or set DOCKER_HOST") from None
     if not force:
         try:
             client.images.get(tag)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import filecmp
 import json
+import os
 import random
 import shutil
 import sys
@@ -173,6 +174,16 @@ def main(argv=None) -> int:
     ap.add_argument("--no-trials", action="store_true", help="--check compares files only")
     ap.add_argument("--draft", action="store_true", help="skip the suite's minimum counts (while writing families)")
     args = ap.parse_args(argv)
+    if args.per_family < 0 or args.concurrency < 1:
+        ap.error("--per-family must be 0 or more and --concurrency at least 1")
+    if args.out.exists() and not args.out.is_dir():
+        ap.error(f"--out {args.out} is a file, not a suite folder")
+    is_suite = (args.out / "tasks").is_dir() and (args.out / "split.json").is_file()
+    if args.check and not is_suite:
+        ap.error(f"--out {args.out} holds no suite to check (tasks/ and split.json); without --check it writes one")
+    if not args.check and (args.out / "tasks").exists() and not is_suite:
+        ap.error(f"--out {args.out} holds a tasks/ folder but no split.json: not a suite this wrote, and writing would "
+                 f"replace that folder; give another --out")
     try:
         fams = registry(strict=not args.draft)
     except ValueError as e:
@@ -199,10 +210,17 @@ def main(argv=None) -> int:
         for p in problems:
             print(f"FAIL {p}", file=sys.stderr)
         return 1 if problems else 0
-    if wanted:
-        write_suite(args.out, [f for f in fams if f.name in wanted])
-    else:
-        write_suite(args.out, fams)
+    # written beside --out first, then swapped in: a suite is never left half-written
+    args.out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{args.out.name}.writing-", dir=args.out.parent))
+    try:
+        write_suite(tmp, [f for f in fams if f.name in wanted] if wanted else fams)
+        if (args.out / "tasks").exists():
+            shutil.rmtree(args.out / "tasks")
+        os.replace(tmp / "tasks", args.out / "tasks")
+        os.replace(tmp / "split.json", args.out / "split.json")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     print(f"wrote {len(list((args.out / 'tasks').iterdir()))} tasks to {args.out}")
     return 0
 
