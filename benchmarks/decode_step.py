@@ -50,7 +50,7 @@ def _steps(model, past, attention, first, lengths, steps):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="smollm2-135m")
-    ap.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
+    ap.add_argument("--dtype", default="float32", choices=("auto", "float32", "bfloat16", "float16"))
     ap.add_argument("--batch", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--context", type=int, nargs="+", default=[300, 800])
     ap.add_argument("--steps", type=int, default=24)

@@ -597,7 +597,10 @@ class Runner:
             argv = resolve(job, s)
             out_dir.mkdir(parents=True, exist_ok=True)
             self.say("    $ " + shlex.join(argv))
+            # the machines its segments ran on; None once a segment's is unknown (recorded before they were)
+            ran_on = None if st and "ran_on" not in st else st.get("ran_on", [])
             st = {**st, "fingerprint": fp, "parts": parts, "status": "running",
+                  "ran_on": None if ran_on is None else sorted({*ran_on, self.machine}),
                   "started": st.get("started") or f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}"}
             self.state[s.name] = st
             _save_state(job.run_dir, self.state)
@@ -616,7 +619,8 @@ class Runner:
             if fresh and job.estimate(s) >= PACE_MIN_SECONDS:  # a stage of seconds says nothing of the pace
                 self.measured += seconds
                 self.estimated += job.estimate(s)
-            st.update(status="done", run=uuid.uuid4().hex[:12], machine=self.machine,
+            st.update(status="done", run=uuid.uuid4().hex[:12],  # its machine, where every segment ran on it
+                      machine=self.machine if st.get("ran_on") == [self.machine] else None,
                       finished=f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}")
             _save_state(job.run_dir, self.state)
             self.say(f"[{i + 1}/{n}] {s.name}: finished in {_fmt_minutes(seconds)}")

@@ -187,13 +187,16 @@ def _convert(gguf_path: Path, target: Path) -> None:
     os.replace(tmp, target)  # the cache appears whole or not at all
 
 
+# the folders the docs' commands write models and datasets to: `checkpoints/x` is never a Hub id
+LOCAL_FOLDERS = ("data", "runs", "checkpoints")
+
+
 def resolve_model(name_or_path: str) -> str:
     """A path `from_pretrained` can load: known names are materialized into the cache first."""
     if name_or_path not in GGUF_MODELS:
         first = name_or_path.split("/")[0]
         looks_local = (name_or_path.startswith(("/", "./", "../", "~")) or os.path.exists(name_or_path)
-                       or ("/" in name_or_path and (os.path.isdir(first) or first in ("data", "runs", "checkpoints"))))
-        # (checkpoints/x: a folder here, or one ReTerm's commands write to, not a Hub id)
+                       or ("/" in name_or_path and first in LOCAL_FOLDERS))
         path = os.path.expanduser(name_or_path)
         if looks_local and not (Path(path) / "config.json").is_file():
             raise FileNotFoundError(f"model {name_or_path}: not a checkpoint directory (no config.json there); "

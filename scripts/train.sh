@@ -12,13 +12,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PLAN=0
+FLAGS=(--config --quick --run-dir --set --report-dir --plan --until --pin --repin --help)
 for a in "$@"; do  # the job runner's flags (recipes/main_job.py), checked before the set-up installs anything
   case "$a" in
     --plan) PLAN=1 ;;
-    --config|--config=*|--quick|--run-dir|--run-dir=*|--set|--set=*|--report-dir|--report-dir=*|--until|--until=*|\
-    --pin|--repin|-h|--help) ;;
-    -*) echo "train.sh: unknown argument $a (known: those of recipes/main_job.py: --config, --quick, --run-dir," \
-             "--set, --report-dir, --plan, --until, --pin, --repin)" >&2; exit 2 ;;
+    -h) ;;
+    --?*)
+      known=0
+      for f in "${FLAGS[@]}"; do [[ "$f" == "${a%%=*}"* ]] && known=1; done  # as argparse, a flag's prefix too
+      if [ "$known" = 0 ]; then
+        echo "train.sh: unknown argument $a (known: those of recipes/main_job.py: ${FLAGS[*]})" >&2; exit 2
+      fi ;;
   esac
 done
 if [ "$PLAN" = 0 ]; then

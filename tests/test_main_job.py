@@ -625,3 +625,27 @@ def test_a_resumed_job_estimates_at_the_pace_its_finished_stages_had_on_this_kin
     state_file.write_text(json.dumps(state))
     p = _run(cfg, "--plan")
     assert "about 20 min of stages left (run folder" in p.stdout and "the estimates" not in p.stdout, p.stdout
+    state["a"]["machine"] = machine_tag()
+    state_file.write_text(json.dumps(state))
+    cfg.write_text(cfg.read_text().replace("--unused x", "--unused y"))  # a changed: to be redone, it sets no pace
+    p = _run(cfg, "--plan")
+    assert "redo" in p.stdout and "about 30 min of stages left (run folder" in p.stdout, p.stdout
+    assert "the estimates" not in p.stdout
+
+
+def test_a_stage_continued_on_another_kind_of_machine_records_none(tmp_path):
+    """A stage whose segments ran on two kinds of machine is recorded with no machine: its time sets no one's pace."""
+    from reterm.jobs import machine_tag
+
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text().replace("about: first", "about: first\n    resumes: true"))
+    assert _run(cfg, "--until", "a").returncode == 0
+    state_file = tmp_path / "run" / "job.json"
+    state = json.loads(state_file.read_text())
+    assert state["a"]["ran_on"] == [machine_tag()] and state["a"]["machine"] == machine_tag()
+    state["a"].update(status="running", ran_on=["another CPU, 64 cores"])  # its first segment ran elsewhere
+    state_file.write_text(json.dumps(state))
+    p = _run(cfg, "--until", "a")
+    assert p.returncode == 0 and "continuing where it stopped" in p.stdout, p.stdout
+    state = json.loads(state_file.read_text())
+    assert state["a"]["machine"] is None and state["a"]["ran_on"] == sorted(["another CPU, 64 cores", machine_tag()])

@@ -129,8 +129,7 @@ def test_a_mistyped_argument_stops_the_scripts_before_anything_is_installed(tmp_
     scripts.mkdir()
     (scripts / "train.sh").write_text((ROOT / "scripts" / "train.sh").read_text())
     (scripts / "setup.sh").write_text("echo SETUP-RAN\n")
-    p = subprocess.run(["bash", str(scripts / "train.sh"), "--plan", "--bogus"], capture_output=True, text=True,
-                       timeout=60)
+    p = subprocess.run(["bash", str(scripts / "train.sh"), "--bogus"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "unknown argument --bogus" in p.stderr and "SETUP-RAN" not in p.stdout
     (scripts / "setup.sh").write_text((ROOT / "scripts" / "setup.sh").read_text())
     (tmp_path / "bin").mkdir()

@@ -141,6 +141,10 @@ def test_generate_refuses_an_out_that_is_no_suite_and_writes_a_suite_whole(tmp_p
     assert generate.main(["--out", str(tmp_path / "suite")]) == 0
     assert generate.main(["--out", str(tmp_path / "suite")]) == 0  # a suite this wrote is written again
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "mine", "suite"]
+    assert sorted(p.name for p in (tmp_path / "suite").iterdir()) == ["split.json", "tasks"]  # nothing left
+    with pytest.raises(SystemExit):  # a subset written over the bundled suite would replace it
+        generate.main(["--families", "good-check"])
+    assert "--families writes only those families: give --out" in capsys.readouterr().err
     assert generate.main(["--check", "--no-trials", "--out", str(tmp_path / "suite")]) == 0
 
 

@@ -181,6 +181,9 @@ def main(argv=None) -> int:
     is_suite = (args.out / "tasks").is_dir() and (args.out / "split.json").is_file()
     if args.check and not is_suite:
         ap.error(f"--out {args.out} holds no suite to check (tasks/ and split.json); without --check it writes one")
+    if not args.check and args.families and args.out.resolve() == SUITE_DIR.resolve():
+        ap.error("--families writes only those families: give --out (a folder apart); the bundled suite is written "
+                 "whole, without --families")
     if not args.check and (args.out / "tasks").exists() and not is_suite:
         ap.error(f"--out {args.out} holds a tasks/ folder but no split.json: not a suite this wrote, and writing would "
                  f"replace that folder; give another --out")
@@ -210,14 +213,22 @@ def main(argv=None) -> int:
         for p in problems:
             print(f"FAIL {p}", file=sys.stderr)
         return 1 if problems else 0
-    # written beside --out first, then swapped in: a suite is never left half-written
+    # written inside --out first (the same file system), then renamed into place, the old suite put back if that
+    # fails: a suite is never left half-written, nor lost
     args.out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{args.out.name}.writing-", dir=args.out.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=".writing-", dir=args.out))
     try:
         write_suite(tmp, [f for f in fams if f.name in wanted] if wanted else fams)
-        if (args.out / "tasks").exists():
-            shutil.rmtree(args.out / "tasks")
-        os.replace(tmp / "tasks", args.out / "tasks")
+        old = tmp / "old-tasks"
+        had = (args.out / "tasks").exists()
+        if had:
+            os.replace(args.out / "tasks", old)
+        try:
+            os.replace(tmp / "tasks", args.out / "tasks")
+        except BaseException:
+            if had:
+                os.replace(old, args.out / "tasks")
+            raise
         os.replace(tmp / "split.json", args.out / "split.json")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

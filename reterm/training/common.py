@@ -19,6 +19,7 @@ from transformers import TrainerCallback
 from trl import SFTConfig
 
 from reterm.hardware import CpuPrecisionMixin
+from reterm.models import LOCAL_FOLDERS
 from reterm.options import DEFAULT_MODEL
 
 
@@ -290,10 +291,14 @@ def load_recipe_model(model_args, training_args):
     path = resolve_model(model_args.model_name_or_path or DEFAULT_MODEL)
     try:
         model = AutoModelForCausalLM.from_pretrained(path, **kwargs)
-    except OSError as e:  # neither a model folder here nor a model the Hub gave
+    except OSError as e:  # a folder without weights, or a name the Hub could not give
+        why = (str(e).splitlines() or [e.__class__.__name__])[0]
+        if Path(path).is_dir():
+            raise RecipeError(f"model_name_or_path: {path} does not load as a model ({why}); an SFT stage's folder "
+                              f"holds config.json and the weights") from None
         raise RecipeError(f"model_name_or_path: {path} is not a model folder here, and loading it as a Hub model "
-                          f"failed ({str(e).splitlines()[0]}); give the folder an SFT stage wrote (config.json and "
-                          f"weights), or a known name such as {DEFAULT_MODEL}") from None
+                          f"failed ({why}); give the folder an SFT stage wrote (config.json and weights), or a known "
+                          f"name such as {DEFAULT_MODEL}") from None
     except ValueError as e:  # transformers' refusals: custom code without trust_remote_code, an unknown attention
         message = str(e)
         if "trust_remote_code" in message:
@@ -359,7 +364,7 @@ def resume_checkpoint(value, output_dir: str) -> str | None:
         last = complete[-1] if complete else None
         cut = [d.name for n, d in found if last is None or n > last[0]]
         if cut:
-            print(f"warning: {', '.join(cut)} in {output_dir}: no {TRAINER_STATE_NAME}, a save cut off; "
+            print(f"warning: {', '.join(cut)} in {output_dir}: no readable {TRAINER_STATE_NAME}, a save cut off; "
                   f"{'resuming from ' + last[1].name if last else 'starting from the beginning'}", file=sys.stderr)
         return str(last[1]) if last else None
     if not Path(str(value)).is_dir():
@@ -389,9 +394,8 @@ def load_demonstrations(name: str, config: str | None = None):
         if not Path(name).is_dir():
             raise RecipeError(f"dataset_name: {name} is a file; expected the directory data_pipeline.build wrote")
         return datasets.load_dataset(name, config)
-    first = name.split("/")[0]  # data/x with a data/ folder here (or one of the folders ReTerm's commands write to)
-    if name.startswith((".", "/")) or os.sep in name and (name.count("/") != 1 or Path(first).is_dir()
-                                                         or first in LOCAL_FOLDERS):
+    first = name.split("/")[0]  # data/x: one of the folders ReTerm's commands write to, never a Hub id
+    if name.startswith((".", "/")) or os.sep in name and (name.count("/") != 1 or first in LOCAL_FOLDERS):
         raise RecipeError(f"dataset_name: {name} does not exist. {_BUILD_HINT.format(name=name)}")
     try:  # a Hub dataset id
         return datasets.load_dataset(name, config)
@@ -401,7 +405,6 @@ def load_demonstrations(name: str, config: str | None = None):
                           f"{_BUILD_HINT.format(name=name)}") from None
 
 
-LOCAL_FOLDERS = ("data", "runs", "checkpoints")  # where the docs' commands write datasets and models: never a Hub id
 _BUILD_HINT = ("Build it with:\n"
                "  python -m data_pipeline.synthesize --out synth.jsonl --split train\n"
                "  python -m data_pipeline.recover --states synth.jsonl --out attempts.jsonl\n"
