@@ -180,7 +180,8 @@ def test_a_plan_pins_nothing_and_a_second_start_beside_a_running_job_is_refused_
     assert p.returncode == 0, p.stderr
     assert "a start pins this checkout's commit" in p.stdout and "run  a" in p.stdout
     run = tmp_path / "run"
-    assert not (run / "code.json").exists() and not (run / "code").exists()
+    assert not run.exists()  # a plan writes nothing: no run folder, no code.json, no code/
+    run.mkdir()
     (run / "job.pid").write_text(f"{os.getpid()}\n")  # a live process holds the run folder: a job running there
     p = _job(repo, cfg)
     assert p.returncode == 2 and "is running in this run folder" in p.stderr
