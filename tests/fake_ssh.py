@@ -7,6 +7,7 @@ import os
 import socket
 import sys
 import threading
+import time
 
 args = sys.argv[1:]
 with open(os.environ["FAKE_SSH_LOG"], "a") as f:
@@ -25,7 +26,8 @@ def pump(src, dst):
 
 server = socket.socket(socket.AF_UNIX)
 server.bind(local)
-server.listen(64)
+time.sleep(0.5)  # the socket file exists before anything listens on it, as with ssh on a loaded machine: a caller
+server.listen(64)  # that connects the moment the file appears is refused (what SshTunnel.url waits out)
 while True:
     conn, _ = server.accept()
     up = socket.socket(socket.AF_UNIX)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -150,7 +151,7 @@ class SshTunnel:
             self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.PIPE)
             deadline = time.monotonic() + wait
-            while not self.local.exists():
+            while not self._accepting():  # the socket file appears at bind, before ssh listens on it
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     err = self.proc.stderr.read().decode(errors="replace")[-500:] if self.proc.poll() is not None \
                         else f"no forwarded socket after {wait:.0f}s"
@@ -158,6 +159,18 @@ class SshTunnel:
                     raise ConnectionError(f"ssh tunnel to {self.host}: {err.strip()}")
                 time.sleep(0.05)
         return f"unix://{self.local}"
+
+    def _accepting(self) -> bool:
+        """Whether the forwarded socket takes a connection (ssh forwards it to the remote engine, which is probed
+        next; this one is closed at once)."""
+        if not self.local.exists():
+            return False
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(str(self.local))
+                return True
+            except OSError:
+                return False
 
     def close_process(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
