@@ -42,7 +42,7 @@ from pathlib import Path
 from reterm import stopping
 
 from reterm.models import DEFAULT_MODEL, load_tokenizer
-from reterm.options import REPLY_TOKENS
+from reterm.options import REPLY_TOKENS, file_in_the_way
 from reterm.training.sft_data import tokenize_conversation, trained_turn_lengths
 
 COLUMNS = ("key", "task_id", "family", "error_category", "perturbation", "fork_turn", "messages", "trainable",
@@ -74,8 +74,9 @@ def check_out(out: Path) -> None:
     """ValueError when `out` cannot take a dataset: a file, or a folder holding anything but an earlier build
     (its README.md and data/), which writing the dataset there would delete."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {out} is a file; build writes a dataset folder")
+    if (blocking := file_in_the_way(out)) is not None:
+        raise ValueError(f"--out {out} is a file; build writes a dataset folder" if blocking == out else
+                         f"--out {out}: {blocking} is a file, not a folder")
     if out.is_dir():
         other = sorted(p.name for p in out.iterdir() if p.name not in ("README.md", "data"))
         if other or ((out / "data").is_dir() and any(not f.name.endswith(".parquet")
@@ -83,11 +84,6 @@ def check_out(out: Path) -> None:
             raise ValueError(f"--out {out} holds files that are not an earlier dataset build "
                              f"({', '.join(other[:3]) or 'data/ holds other files'}); building there would delete "
                              f"them: give a new or empty folder")
-    for parent in out.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise ValueError(f"--out {out}: {parent} is a file, not a folder")
-            break
 
 
 def load_rows(attempts) -> list[dict]:

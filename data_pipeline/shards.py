@@ -14,6 +14,8 @@ import os
 import threading
 from pathlib import Path
 
+from reterm.options import file_in_the_way
+
 
 class ShardError(ValueError):
     """A path that cannot hold a shard, or a file that is not one; the message names the path (and line)."""
@@ -24,11 +26,8 @@ def check_path(path: str | Path) -> None:
     path = Path(path)
     if path.is_dir():
         raise ShardError(f"{path} is a directory; a step's --out here is a file (JSONL), e.g. {path}/out.jsonl")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise ShardError(f"{path}: {parent} is a file, not a folder")
-            break
+    if (blocking := file_in_the_way(path.parent)) is not None:
+        raise ShardError(f"{path}: {blocking} is a file, not a folder")
 
 
 def check(path: str | Path) -> set[str]:

@@ -43,6 +43,14 @@ PINNED_CODE = "code"  # the run folder's clone of the pinned commit (reterm/code
 PID_FILE = "job.pid"
 PACE_MIN_SECONDS = 300  # only stages expected to take at least this long set the pace the ETAs are scaled by
 
+CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
+REF = re.compile(r"\{([A-Za-z_][\w]*)\}")
+# What a stage recorded under an earlier name of the same thing, so that a rename alone redoes nothing (a finished
+# comparison arm is hours of compute): programs moved with their behaviour kept, and config keys renamed to the name
+# the installed transformers reads, with the same meaning.
+RENAMED_PROGRAMS = {"benchmarks/compare_grpo.py": "recipes/compare.py"}
+RENAMED_KEYS = {"gradient_checkpointing": "activation_checkpointing"}
+
 
 def machine_tag() -> str:
     """This machine as stage times depend on it: the CPU's model name and the cores this process may use. A stage
@@ -59,13 +67,6 @@ def machine_tag() -> str:
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return f"{model or platform.machine()}, {cores} cores"
-CONFIG_FILES = (".yaml", ".yml", ".toml")  # files a command names whose content is part of what a stage reads
-REF = re.compile(r"\{([A-Za-z_][\w]*)\}")
-# What a stage recorded under an earlier name of the same thing, so that a rename alone redoes nothing (a finished
-# comparison arm is hours of compute): programs moved with their behaviour kept, and config keys renamed to the name
-# the installed transformers reads, with the same meaning.
-RENAMED_PROGRAMS = {"benchmarks/compare_grpo.py": "recipes/compare.py"}
-RENAMED_KEYS = {"gradient_checkpointing": "activation_checkpointing"}
 
 
 class JobError(Exception):

@@ -35,7 +35,16 @@ POLICIES = ("transformers", "openai", "vllm")  # how a model is run: `reterm.age
 REPLY_TOKENS = 128
 
 __all__ = ["BACKENDS", "BASE_IMAGE", "DEFAULT_MODEL", "DEFAULT_SUITE", "MODEL_HELP", "OUTPUT_CAP", "POLICIES",
-           "REPLY_TOKENS", "SPLIT_HELP", "SPLITS", "open_backend", "select_tasks"]
+           "REPLY_TOKENS", "SPLIT_HELP", "SPLITS", "file_in_the_way", "open_backend", "select_tasks"]
+
+
+def file_in_the_way(path) -> Path | None:
+    """The file standing where `path`, or a folder above it, would be: the nearest of them that exists, when it is
+    not a folder; None when `path` can be made (or is a folder)."""
+    for q in (Path(path), *Path(path).parents):
+        if q.exists():
+            return None if q.is_dir() else q
+    return None
 
 
 def select_tasks(paths=(), suite: str | None = None, split: str = "all",

@@ -20,7 +20,7 @@ from trl import SFTConfig
 
 from reterm.hardware import CpuPrecisionMixin
 from reterm.models import LOCAL_FOLDERS
-from reterm.options import DEFAULT_MODEL
+from reterm.options import DEFAULT_MODEL, file_in_the_way
 
 
 def score_trained_positions_on_cpu(enable: bool = True) -> None:
@@ -74,14 +74,8 @@ def recipe_settings(argv: list[str]) -> dict:
 
 def check_output_dir(path) -> None:
     """RecipeError when output_dir could not be a folder (a file, or under one): said before anything loads."""
-    if path is None:
-        return
-    p = Path(path)
-    for q in (p, *p.parents):
-        if q.exists():
-            if not q.is_dir():
-                raise RecipeError(f"output_dir: {p}: {q} is a file, not a folder")
-            return
+    if path is not None and (blocking := file_in_the_way(path)) is not None:
+        raise RecipeError(f"output_dir: {path}: {blocking} is a file, not a folder")
 
 
 def platform_problems(settings: dict) -> list[str]:
