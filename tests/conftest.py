@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cpu_account import pytest_configure  # noqa: F401  (RETERM_TEST_CPU_LOG: each test's CPU)
 
 from reterm.options import BASE_IMAGE
 
@@ -31,6 +32,7 @@ os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_HOME, ignore_errors=True)
+
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects them
