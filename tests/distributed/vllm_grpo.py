@@ -1,27 +1,27 @@
 """Run by tests/test_vllm.py in a process of its own (TRL's colocated vLLM initialises torch.distributed for the whole
-process, which a later Trainer in the same process would take for a multi-process run): ReTerm-GRPO steps on the
-colocated vLLM engine of `model_dir`, every weight moved after each step (the tiny model's own updates are zero: its
-replies never pass). `--skip-sync-after N`: the weight sync is a no-op from the end of step N on, and the run is
-given N+1 steps. Writes `<out>/result.json`: the logged metrics, the steps done and the error that stopped the run,
-if any."""
+process, which a later Trainer in the same process would take for a multi-process run): the GRPO recipe itself
+(`recipes/reterm_grpo.py`, run as a script is run, its command line as a user types it: `--use_vllm true --vllm_mode
+colocate`) on two toy tasks, every weight moved after each step (the tiny model's own updates are zero: its replies
+never pass). `--skip-sync-after N`: the weight sync is a no-op from the end of step N on, and the run is given N+1
+steps. Writes `<out>/result.json`: the logged metrics, the steps done and the error that stopped the run, if any."""
 
 from __future__ import annotations
 
 import json
+import runpy
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 import torch
-from transformers import AutoModelForCausalLM, TrainerCallback
+from transformers import TrainerCallback
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from reterm.models import load_tokenizer  # noqa: E402
 from reterm.training.grpo import ReTermGRPOTrainer  # noqa: E402
-from test_grpo import config, make_task  # noqa: E402
+from test_grpo import make_task  # noqa: E402
 
 
 class MoveWeights(TrainerCallback):
@@ -50,18 +50,35 @@ class SkipSyncAfter(TrainerCallback):
 
 def main(model_dir: str, out: str, skip_sync_after: int) -> None:
     tmp = Path(tempfile.mkdtemp(dir=out))
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
-    args = config(tmp, use_vllm=True, vllm_mode="colocate", max_steps=skip_sync_after + 1,
-                  vllm_importance_sampling_correction=True, bf16=False, vllm_sync_tolerance=0.02)
-    tr = ReTermGRPOTrainer(model, args, [make_task(tmp, "a"), make_task(tmp, "b")],
-                           processing_class=load_tokenizer(model_dir))
-    tr.add_callback(MoveWeights(model))
-    tr.add_callback(SkipSyncAfter(skip_sync_after))
+    make_task(tmp / "tasks", "a"), make_task(tmp / "tasks", "b")
+    trainers = []
+    init = ReTermGRPOTrainer.__init__
+
+    def init_and_watch(self, *a, **kw):  # the recipe's trainer, with the two callbacks above
+        init(self, *a, **kw)
+        self.add_callback(MoveWeights(self.model))
+        self.add_callback(SkipSyncAfter(skip_sync_after))
+        trainers.append(self)
+
+    ReTermGRPOTrainer.__init__ = init_and_watch
+    sys.argv = [str(ROOT / "recipes" / "reterm_grpo.py"), "--model_name_or_path", model_dir,
+                "--output_dir", str(tmp / "out"), "--suite", str(tmp / "tasks"), "--report_to", "none",
+                "--use_cpu", "true", "--bf16", "false", "--dtype", "float32", "--seed", "0",
+                "--max_steps", str(skip_sync_after + 1), "--save_strategy", "no", "--logging_steps", "1",
+                "--num_generations", "4", "--per_device_train_batch_size", "8", "--learning_rate", "5e-2",
+                "--max_completion_length", "256", "--max_scout_turns", "1", "--max_recovery_turns", "1",
+                "--max_new_tokens_per_turn", "16", "--beta", "0.0", "--refill_tries", "0", "--temperature", "1.0",
+                "--sandbox_concurrency", "16", "--use_vllm", "true", "--vllm_mode", "colocate",
+                "--vllm_importance_sampling_correction", "true", "--vllm_sync_tolerance", "0.02"]
     error = None
     try:
-        tr.train()
+        runpy.run_path(sys.argv[0], run_name="__main__")
     except RuntimeError as e:
         error = str(e)
+    except SystemExit as e:  # the recipe ended on its own: a refusal (2), or every step done (0)
+        if e.code:
+            raise
+    tr = trainers[0]
     logged: dict[str, list] = {}
     for row in tr.state.log_history:
         for k, v in row.items():
