@@ -23,6 +23,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -605,10 +606,11 @@ class Runner:
                   "started": st.get("started") or f"{datetime.datetime.now():%Y-%m-%d %H:%M:%S}"}
             self.state[s.name] = st
             _save_state(job.run_dir, self.state)
-            t0 = time.monotonic()
+            t0, cpu0 = time.monotonic(), _children_cpu()
             rc = self._execute(argv)
             seconds = time.monotonic() - t0
             st["seconds"] = st.get("seconds", 0) + seconds
+            st["cpu_seconds"] = round(st.get("cpu_seconds", 0) + _children_cpu() - cpu0, 1)  # the stage's processes
             if rc != 0:
                 _save_state(job.run_dir, self.state)
                 if rc in (-signal.SIGINT, 130, -signal.SIGTERM, 143) or _interrupted:
@@ -626,8 +628,9 @@ class Runner:
             _save_state(job.run_dir, self.state)
             self.say(f"[{i + 1}/{n}] {s.name}: finished in {_fmt_minutes(seconds)}")
         total = sum(self.state[s.name].get("seconds", 0) for s in self.stages)
+        cpu = sum(self.state[s.name].get("cpu_seconds", 0) for s in self.stages)
         self.say(f"all {n} stages done; this run {_fmt_minutes(time.monotonic() - started)}, the stages' wall time "
-                 f"in all {_fmt_minutes(total)}")
+                 f"in all {_fmt_minutes(total)} ({_fmt_minutes(cpu)} of CPU)")
         return 0
 
     def _execute(self, argv: list[str]) -> int:
@@ -654,6 +657,12 @@ class Runner:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 return proc.wait()
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (a stage's command and what it started and waited for)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def _wait_ignoring_interrupts(proc: subprocess.Popen, timeout: float) -> int:

@@ -80,6 +80,21 @@ def test_stages_run_in_order_and_a_rerun_skips_them(tmp_path):
     assert {s["status"] for s in state.values()} == {"done"}
 
 
+def test_each_stage_records_the_cpu_its_processes_used(tmp_path):
+    """`cpu_seconds` in job.json: the CPU of the stage's command and of the processes it waited for (here a child
+    that spins for 0.5 s of CPU), apart from the wall time."""
+    spin = "import time; t = time.process_time()\nwhile time.process_time() - t < 0.5: pass"
+    (tmp_path / "spin.py").write_text(
+        f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {spin!r}], check=True)\n")
+    cfg = _config(tmp_path, b_cmd=f"{{python}} {tmp_path}/spin.py")
+    p = _run(cfg)
+    assert p.returncode == 0, p.stderr
+    state = json.loads((tmp_path / "run/job.json").read_text())
+    assert state["b"]["cpu_seconds"] >= 0.5 > state["c"]["cpu_seconds"]
+    assert all(0 <= st["cpu_seconds"] for st in state.values())
+    assert "of CPU)" in p.stdout.splitlines()[-1]
+
+
 def test_a_changed_stage_is_redone_with_the_stages_that_read_it_and_says_why(tmp_path):
     _run(_config(tmp_path))
     cfg = _config(tmp_path, a_arg="y")  # a's command changed; b reads a; c does not
