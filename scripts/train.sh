@@ -15,7 +15,7 @@ PLAN=0
 FLAGS=(--config --quick --run-dir --set --report-dir --plan --until --pin --repin --help)
 for a in "$@"; do  # the job runner's flags (recipes/main_job.py), checked before the set-up installs anything
   case "$a" in
-    --plan) PLAN=1 ;;
+    --pl|--pla|--plan) PLAN=1 ;;  # as argparse, a prefix that names one flag
     -h) ;;
     --?*)
       known=0

@@ -131,6 +131,9 @@ def test_a_mistyped_argument_stops_the_scripts_before_anything_is_installed(tmp_
     (scripts / "setup.sh").write_text("echo SETUP-RAN\n")
     p = subprocess.run(["bash", str(scripts / "train.sh"), "--bogus"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "unknown argument --bogus" in p.stderr and "SETUP-RAN" not in p.stdout
+    for plan in ("--plan", "--pla", "--pl"):  # a plan sets nothing up, however argparse would read it
+        p = subprocess.run(["bash", str(scripts / "train.sh"), plan], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and "no .venv yet" in p.stderr and "SETUP-RAN" not in p.stdout, (plan, p)
     (scripts / "setup.sh").write_text((ROOT / "scripts" / "setup.sh").read_text())
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "dirname").symlink_to(shutil.which("dirname"))
