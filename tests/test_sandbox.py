@@ -287,6 +287,22 @@ def test_parser_survives_a_state_record_cut_short():
     assert shell.state.cwd == "/app"
 
 
+def test_state_record_parses_what_the_shell_prints_and_keeps_the_last_state_when_damaged():
+    """Unit test of the record: base64 of `pwd`, a NUL, then `env -0`; a directory or value with spaces and newlines
+    comes back exact; a record without its NUL, not base64, or without PATH leaves the previous state."""
+    import base64
+
+    from reterm.sandbox.shell import ShellState, _parse_state
+
+    prev = ShellState("/app", {"PATH": "/bin"})
+    raw = b"/tmp/a b\nc\n\0PATH=/usr/bin\0X=1\n2\0EMPTY=\0"
+    got = _parse_state(base64.b64encode(raw), prev)
+    assert got.cwd == "/tmp/a b\nc" and got.env == {"PATH": "/usr/bin", "X": "1\n2", "EMPTY": ""}
+    for damaged in (base64.b64encode(b"/tmp\nPATH=/usr/bin"), b"not base64!", base64.b64encode(b"/tmp\n\0X=1\0"),
+                    base64.b64encode(b"tmp\n\0PATH=/bin\0")):
+        assert _parse_state(damaged, prev) is prev
+
+
 def test_feed_hands_exact_bytes_and_never_runs_what_is_left_unread(sandbox):
     """`PersistentShell.feed`: the command gets exactly the bytes; bytes it does not read are drained, never run as
     commands by the launcher; the shell state is untouched and the shell goes on."""

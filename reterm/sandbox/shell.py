@@ -143,13 +143,14 @@ _LAUNCHER_INIT = b"exec 2>&1\nexport LC_ALL=C.UTF-8 2>/dev/null\n"
 
 def _child_script(command: str, cwd: str, token: str, save_state: bool = True) -> str:
     """The child bash's script; without `save_state` (a command run from a given state, whose new state is thrown
-    away: the verifier, uploads, file reads) no state record is printed, which spares three processes a command."""
+    away: the verifier, uploads, file reads) no state record is printed, which spares the three processes the record takes (a subshell, `env`, `base64`)."""
     if not save_state:
         return f"cd -- {shlex.quote(cwd)} 2>/dev/null || cd /\nset -a\neval {shlex.quote(command)}\n"
     # fd 77 keeps the original stdout so the state record still reaches the host after `exec >file` in COMMAND.
     return (
         "exec 77>&1\n"
-        f"__rt_save() {{ {{ printf '\\036RS{token}:'; pwd | base64 -w0; printf ':'; env -0 | base64 -w0; "
+        # one pipe for the directory and the environment (a NUL between them: no path holds one)
+        f"__rt_save() {{ {{ printf '\\036RS{token}:'; {{ pwd; printf '\\0'; env -0; }} | base64 -w0; "
         "printf '\\036'; } >&77 2>/dev/null; }\n"
         f"cd -- {shlex.quote(cwd)} 2>/dev/null || cd /\n"
         "trap '__rt_rc=$?; __rt_save; exit $__rt_rc' EXIT\n"
@@ -192,10 +193,12 @@ def _launcher_line(command: str, state: ShellState, token: str, timeout: float, 
 def _parse_state(payload: bytes, previous: ShellState) -> ShellState:
     """The state record, or `previous` when it is damaged (a background process wrote into the middle of it)."""
     try:
-        cwd_b64, env_b64 = payload.split(b":", 1)
-        cwd = base64.b64decode(cwd_b64, validate=True).decode("utf-8", errors="surrogateescape").rstrip("\n")
+        cwd_raw, sep, env_raw = base64.b64decode(payload, validate=True).partition(b"\0")
+        if not sep:
+            return previous
+        cwd = cwd_raw.decode("utf-8", errors="surrogateescape").rstrip("\n")
         env: dict[str, str] = {}
-        for item in base64.b64decode(env_b64, validate=True).split(b"\0"):
+        for item in env_raw.split(b"\0"):
             if not item:
                 continue
             k, sep, v = item.partition(b"=")
