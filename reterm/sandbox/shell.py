@@ -143,7 +143,8 @@ _LAUNCHER_INIT = b"exec 2>&1\nexport LC_ALL=C.UTF-8 2>/dev/null\n"
 
 def _child_script(command: str, cwd: str, token: str, save_state: bool = True) -> str:
     """The child bash's script; without `save_state` (a command run from a given state, whose new state is thrown
-    away: the verifier, uploads, file reads) no state record is printed, which spares the three processes the record takes (a subshell, `env`, `base64`)."""
+    away: the verifier, uploads, file reads) no state record is printed, which spares the three processes the record
+    takes (a subshell, `env`, `base64`)."""
     if not save_state:
         return f"cd -- {shlex.quote(cwd)} 2>/dev/null || cd /\nset -a\neval {shlex.quote(command)}\n"
     # fd 77 keeps the original stdout so the state record still reaches the host after `exec >file` in COMMAND.
