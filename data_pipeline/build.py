@@ -19,8 +19,9 @@ the turns of a collected policy's own history.
 - split train / validation by task instance (the last instances of each family, as `heldout_instances` holds new
   seeds of the training families), or by family with `by="family"`;
 - checked against the reply budget: every trained turn, tokenized as the SFT recipe renders it (the SmolLM2
-  tokenizer by default), must fit `reterm.options.REPLY_TOKENS`; a row that exceeds it stops the build (exit 2,
-  naming the row). The summary reports the longest trained turn and the longest row in tokens.
+  tokenizer by default), must fit `reterm.options.REPLY_TOKENS`; a row that exceeds it is dropped and counted (the
+  build stops, exit 2 naming the first, only when every row does). The summary reports the longest trained turn and
+  the longest row in tokens.
 
 Everything is written to a temporary folder and renamed into place, so the output is whole or absent; a push uploads
 that folder in one commit, so the Hub never holds half a dataset.

@@ -172,7 +172,13 @@ docker_hosts_option = click.option(
          "RETERM_DOCKER_HOSTS. Default: the one engine DOCKER_HOST names")
 
 
-sandbox_options = _with([
+def sandbox_options(output_help: str | None):
+    """--docker-hosts, --backend, --image-map, --allow-internet, -j and, with `output_help`, -o/--output."""
+    output = [click.option("--output", "-o", type=click.Path(file_okay=False), default=None, help=output_help)]
+    return _with(_SANDBOX_OPTIONS + (output if output_help else []))
+
+
+_SANDBOX_OPTIONS = [
     docker_hosts_option,
     click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
                  help="auto = docker when a daemon answers, else local (bubblewrap)"),
@@ -180,9 +186,7 @@ sandbox_options = _with([
                  help="run tasks whose image is SRC on local image DST (repeatable; also RETERM_IMAGE_MAP=a=b,c=d)"),
     click.option("--allow-internet", is_flag=True, help="let tasks that ask for network have it (off by default)"),
     click.option("--concurrency", "-j", type=click.IntRange(1, 256), default=2, show_default=True),
-    click.option("--output", "-o", type=click.Path(file_okay=False), default=None,
-                 help="run directory (default: runs/<timestamp>-<agent>)"),
-])
+]
 
 
 @main.command()
@@ -190,7 +194,7 @@ sandbox_options = _with([
 @click.option("--agent", type=click.Choice(["oracle", "nop", "model"]), default="oracle", show_default=True,
               help="oracle: the reference solution; nop: nothing; model: a language model (see --model)")
 @skip_broken_option
-@sandbox_options
+@sandbox_options("run directory (default: runs/<timestamp>-<agent>)")
 @model_options
 def run(task_paths, suite, split, agent, skip_broken, backend, image_map, allow_internet, concurrency, output, model,
         policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
@@ -210,7 +214,7 @@ def run(task_paths, suite, split, agent, skip_broken, backend, image_map, allow_
 @task_options(default_split="heldout")
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=1, show_default=True, help="samples per task")
 @skip_broken_option
-@sandbox_options
+@sandbox_options("run directory (default: runs/<timestamp>-eval)")
 @model_options
 def eval_cmd(task_paths, suite, split, k, skip_broken, backend, image_map, allow_internet, concurrency, output, model,
              policy, base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
@@ -277,13 +281,11 @@ def recovery_bench() -> None:
               help="no family keeps more than this share of the states (e.g. 0.2); the rest are dropped, spread "
                    "over each family's task instances")
 @skip_broken_option
-@sandbox_options
+@sandbox_options(None)  # the benchmark goes to --out
 @model_options
 def recovery_bench_build(task_paths, suite, split, out_dir, max_states_per_episode, samples, max_family_share,
-                         skip_broken, backend,
-                         image_map,
-                         allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns,
-                         max_new_tokens, temperature, seed) -> None:
+                         skip_broken, backend, image_map, allow_internet, concurrency, model, policy, base_url,
+                         reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
     """Run a policy on tasks and freeze the error states of its failed episodes into OUT."""
     from reterm.evaluation import recovery_bench as rb
 
@@ -328,7 +330,7 @@ def recovery_bench_thin(bench_dir, max_states, out_dir) -> None:
 @recovery_bench.command("eval")
 @click.argument("bench_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("-k", "k", type=click.IntRange(1, 64), default=4, show_default=True, help="attempts per state")
-@sandbox_options
+@sandbox_options("where the attempts and their report go (default: BENCH_DIR/eval-<model name>-<timestamp>)")
 @model_options
 def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concurrency, output, model, policy,
                         base_url, reply_format, max_turns, max_new_tokens, temperature, seed) -> None:
@@ -380,7 +382,7 @@ def recovery_bench_eval(bench_dir, k, backend, image_map, allow_internet, concur
 @click.option("--engine-batch", type=click.IntRange(1, 1024), default=64, show_default=True,
               help="sequences the engine runs at once (transformers and vllm policies; with openai, requests in "
                    "flight)")
-@sandbox_options
+@sandbox_options("the folder that holds a folder per set (required)")
 @model_options
 def eval_sets(task_items, recovery_items, k, samples, recovery_turns, engine_batch, backend, image_map,
               allow_internet, concurrency, output, model, policy, base_url, reply_format, max_turns, max_new_tokens,

@@ -179,3 +179,24 @@ def test_a_benchmark_state_without_its_snapshot_is_named(tmp_path, tokenizer):  
     assert res.exit_code == 2 and "has no exported snapshot" in res.output and state_file.parent.name in res.output
     assert not (tmp_path / "ev").exists()
 
+
+
+def test_output_option_says_each_commands_own_default_and_build_has_none():
+    """-o/--output is offered where a command writes a run folder, with that command's own default in its help;
+    `recovery-bench build` writes to --out and refuses -o rather than ignoring it."""
+    from click.testing import CliRunner
+
+    from reterm.cli import main
+
+    def help_of(*cmd):
+        res = CliRunner().invoke(main, [*cmd, "--help"], terminal_width=200)
+        assert res.exit_code == 0, res.output
+        return " ".join(res.output.split())
+
+    assert "runs/<timestamp>-<agent>" in help_of("run")
+    assert "runs/<timestamp>-eval" in help_of("eval")
+    assert "BENCH_DIR/eval-<model name>-<timestamp>" in help_of("recovery-bench", "eval")
+    assert "per set (required)" in help_of("eval-sets")
+    assert "--output" not in help_of("recovery-bench", "build")
+    res = CliRunner().invoke(main, ["recovery-bench", "build", "--out", "x", "-o", "y"])
+    assert res.exit_code == 2 and "No such option" in res.output and "-o" in res.output
