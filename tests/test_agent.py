@@ -234,15 +234,16 @@ def _two_clients_second_comes_back_late(policy, delay_s: float, release_second: 
 
 
 def test_a_batch_waits_for_an_episode_still_running_its_commands(tiny_model, tokenizer):
-    """The second client's next request comes 1.5 s after the first's: with the gathering wait both are one batch,
+    """The second client's next request comes 4 s after the first's: with the gathering wait both are one batch,
     without it (gather_max_s=0) the first goes alone after its 0.5 s batching window and the second makes a batch of
-    its own. (The window is long so that the first turn's two requests surely meet on a busy machine.)"""
+    its own. (The window is long so that the first turn's two requests surely meet on a busy machine, the delay long
+    so that a thread held up on busy cores does not bring the two back into one window.)"""
     batches = {}
     for name, gather_max_s in (("gather", 30.0), ("no wait", 0.0)):
         pol = _gathering_policy(tiny_model, tokenizer, batch_wait_s=0.5, gather_fraction=1e6,
                                 gather_max_s=gather_max_s)
         try:
-            _two_clients_second_comes_back_late(pol, 1.5)
+            _two_clients_second_comes_back_late(pol, 4.0)
             batches[name] = pol.stats["batches"]
             assert pol.stats["sequences"] == 4
         finally:
@@ -251,7 +252,7 @@ def test_a_batch_waits_for_an_episode_still_running_its_commands(tiny_model, tok
 
 
 def test_the_first_batch_waits_for_an_episode_whose_sandbox_is_starting(tiny_model, tokenizer):
-    """One episode asks at once, the other's sandbox takes 1.5 s to start (`expecting`): with the gathering wait the
+    """One episode asks at once, the other's sandbox takes 4 s to start (`expecting`): with the gathering wait the
     first batch holds both; without it the late one runs a batch of its own."""
     batches = {}
     for name, gather_max_s in (("gather", 30.0), ("no wait", 0.0)):
@@ -261,7 +262,7 @@ def test_the_first_batch_waits_for_an_episode_whose_sandbox_is_starting(tiny_mod
         def late():
             with pol.expecting():
                 expecting.wait()
-                threading.Event().wait(1.5)
+                threading.Event().wait(4.0)
                 pol.generate([{"role": "user", "content": "late"}])
 
         try:

@@ -219,7 +219,7 @@ def test_an_evaluation_stopped_partway_keeps_what_it_finished_and_runs_only_the_
     held-out episodes that finished are kept in step-N.partial/ (the torn last line a kill leaves is skipped), and the
     next call runs only the rest, giving one result over every state and task; the folder then goes. A partial folder
     left by other settings is discarded. The policy is a scripted one (ReplayPolicy): what runs is counted, not what
-    a model says."""
+    a model says, and the recovery attempts must pass, which a tiny random model's replies would not."""
     import argparse
 
     import reterm.agent.policies as policies
@@ -532,6 +532,9 @@ def test_while_a_run_trains_only_its_newest_checkpoint_keeps_an_optimizer_state(
 
 
 def test_a_run_the_disk_cannot_hold_is_refused_before_it_starts(tmp_path, monkeypatch):
+    """A training run whose checkpoints would not fit the disk (8x the weights, less what its folder already holds)
+    is refused before anything starts. A full disk cannot be made here, so the free space is faked, and the trainer's
+    launch is recorded instead of run: what is checked is only whether it starts (the toy comparison runs it)."""
     import argparse
     import shutil as sh
 

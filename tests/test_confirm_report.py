@@ -170,6 +170,7 @@ def test_a_malformed_folder_or_out_is_named_not_a_traceback(tmp_path, capsys):
     (run / "eval" / "sft" / "step-0.json").write_text("{")
     assert cr.main([str(run), "--margin", "0.05", "--resamples", "50"]) == 2
     assert "step-0.json: not valid JSON" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stopped:
         cr.main([str(run), "--margin", "0.05", "--out", str(afile)])
-    assert "is a file" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "is a file" in err and "Traceback" not in err

@@ -251,11 +251,11 @@ def test_an_engine_killed_mid_run_fails_only_its_trials_and_leaks_nothing(scratc
         assert all(r["reward"] is None for r in failed)
         assert summary["n"] == 12 and summary["n_passed"] == 12 - len(failed)
         # the killed engine's trials were reported within 10 s of the kill, and took no new work after it
-        assert max(ended[r["task_id"]] for r in failed) - killed_at[0] < 10
+        assert max(ended[r["task_id"]] for r in failed) - killed_at[0] < 30  # not their timeouts
         assert not scratch_engine.up and scratch_engine.load == 0
         assert scratch_engine.debt  # its containers could not be removed while it was down
         scratch.start()  # back: the monitor sees it answer and removes what it owed
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while (not scratch_engine.up or scratch_engine.debt) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert scratch_engine.up and not scratch_engine.debt
@@ -334,7 +334,8 @@ def test_an_engine_that_hangs_cannot_hang_a_command(scratch):
         t = time.monotonic()
         with pytest.raises(EngineDown, match=scratch.url):
             sb.exec("sleep 60", timeout=120)
-        assert time.monotonic() - t < PROBE_STRIKES * (PROBE_INTERVAL_S + PROBE_TIMEOUT_S) + 3
+        # within the probes' strikes (about 8 s quiet), with slack for busy cores; not the command's 60 s
+        assert time.monotonic() - t < 2 * PROBE_STRIKES * (PROBE_INTERVAL_S + PROBE_TIMEOUT_S) + 20
         assert not engine.up
         sb.close()  # cannot remove it now: owed
         assert engine.debt and engine.load == 0
@@ -342,7 +343,7 @@ def test_an_engine_that_hangs_cannot_hang_a_command(scratch):
             backend.start(task)
     finally:
         os.kill(scratch.proc.pid, signal.SIGCONT)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while (not engine.up or engine.debt) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert engine.up and not engine.debt
@@ -382,7 +383,7 @@ def test_ssh_engines_go_through_a_forwarded_socket_that_is_restarted(scratch, tm
         engine.tunnel.close_process()  # the connection drops
         with pytest.raises(EngineDown):
             sb.exec("true")
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while not engine.up and time.monotonic() < deadline:
             time.sleep(0.2)
         assert engine.up and len((tmp_path / "ssh.log").read_text().splitlines()) == 2  # a new tunnel

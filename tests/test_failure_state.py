@@ -174,10 +174,15 @@ def test_recover_refuses_an_unreadable_states_file_and_says_what_to_rerun(tmp_pa
     assert not (tmp_path / "r.jsonl").exists()
 
 
-def test_recover_names_a_state_whose_task_is_gone_and_an_out_it_cannot_write(oracle_states, tmp_path, capsys):
+def test_recover_names_a_state_whose_task_is_gone_and_an_out_it_cannot_write(oracle_states, tmp_path, capsys,
+                                                                             monkeypatch):
     """A state whose task folder was moved or deleted, a --states that is a folder or not text, and an --out that
     cannot be a shard are refused before any sandbox starts, each named; no output is made."""
     from data_pipeline.recover import main as recover_main
+    from reterm.sandbox.local import LocalBackend
+
+    started = []
+    monkeypatch.setattr(LocalBackend, "start", lambda self, task, *a, **k: started.append(task.id))
 
     first = json.loads(next(l for l in oracle_states.read_text().splitlines() if '"skipped"' not in l))
     gone = tmp_path / "gone.jsonl"
@@ -198,3 +203,4 @@ def test_recover_names_a_state_whose_task_is_gone_and_an_out_it_cannot_write(ora
     out = tmp_path / "r.jsonl"
     out.write_text(json.dumps({"key": f"{first['key']}:oracle:0", "passed": False, "infra_error": None}) + "\n")
     assert recover_main(["--states", str(gone), "--out", str(out), "--tokenizer", "none"]) == 0
+    assert started == []  # no sandbox was asked for

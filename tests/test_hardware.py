@@ -71,8 +71,13 @@ def test_environment_variable_forces_the_choice(choice, monkeypatch):
     assert probes == []
 
 
-def test_probe_measures_a_positive_ratio():
-    assert hardware.probe_bf16_speedup(repeats=1) > 0
+def test_probe_measures_a_plausible_ratio():
+    """The probe itself, on this CPU: a finite bf16/fp32 speed ratio within what any CPU gives (emulated bf16 is about
+    20x slower, native at most a few times faster)."""
+    import math
+
+    r = hardware.probe_bf16_speedup(repeats=1)
+    assert math.isfinite(r) and 0.01 < r < 50, r
 
 
 def test_generation_dtype(choice, monkeypatch):

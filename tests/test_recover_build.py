@@ -82,6 +82,9 @@ def test_rows_over_the_reply_budget_are_dropped_and_counted(attempts, tokenizer,
 
 
 def test_build_refuses_a_trained_turn_over_the_reply_budget(attempts, tokenizer, tmp_path, monkeypatch, capsys):
+    """A dataset whose every row has a trained turn over the budget is refused, naming a row, and nothing is written.
+    (Here and below, `load_tokenizer` hands `main` the session's tokenizer: the same SmolLM2 tokenizer it would read
+    from the bundled GGUF, read once for the whole session.)"""
     with pytest.raises(build_mod.BudgetError, match=r"row \d+ \(.*oracle.*\).* over the reply budget of 5"):
         build_mod.build(attempts, tmp_path / "ds", tokenizer=tokenizer, budget=5)  # every row is over
     assert not (tmp_path / "ds").exists()

@@ -177,11 +177,14 @@ def test_a_sample_of_shortcuts_takes_each_in_turn_and_meets_them_all():
         main([".", "--shortcuts-per-task", "-1"])
 
 
-def test_verify_names_a_broken_task_and_an_unknown_family_before_any_trial(tmp_path, capsys):
+def test_verify_names_a_broken_task_and_an_unknown_family_before_any_trial(tmp_path, capsys, monkeypatch):
     """`python -m reterm.suites.verify` on a suite with a task that does not load, or asked for a family no task
     has: exit 2 naming the file and line, or the family; no trial runs."""
+    import reterm.evaluation.trials as trials
     from conftest import harbor_task
     from reterm.suites.verify import main
+
+    monkeypatch.setattr(trials, "run_trial", lambda *a, **k: pytest.fail("a trial ran"))
 
     harbor_task(tmp_path / "suite" / "tasks" / "good")
     bad = harbor_task(tmp_path / "suite" / "tasks" / "bad", toml='[verifier]\ntimeout_sec = "soon"\n')

@@ -102,6 +102,8 @@ def test_concurrent_episodes_share_engine_calls(vllm_policy, task):
 
 
 def test_without_vllm_the_policy_says_how_to_install(monkeypatch):
+    """Where vLLM is not installed, asking for its policy says how to install it or what to use instead; vLLM's
+    absence is simulated (it is installed here)."""
     import reterm.agent.vllm_policy as vp
 
     monkeypatch.setattr(vp, "vllm_available", lambda: False)
