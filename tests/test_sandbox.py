@@ -261,7 +261,8 @@ def _sandbox_pids(sb) -> int | None:
 
 
 def test_parser_survives_a_state_record_cut_short():
-    """Unit test of the framing: a truncated state record must not swallow the done record after it."""
+    """Unit test of the framing: a truncated state record must not swallow the done record after it. The transport is
+    scripted because a real shell cannot be made to cut its record at this byte on demand."""
     from reterm.sandbox.shell import PersistentShell, ShellState
 
     class Scripted:
