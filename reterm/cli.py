@@ -172,12 +172,6 @@ docker_hosts_option = click.option(
          "RETERM_DOCKER_HOSTS. Default: the one engine DOCKER_HOST names")
 
 
-def sandbox_options(output_help: str | None):
-    """--docker-hosts, --backend, --image-map, --allow-internet, -j and, with `output_help`, -o/--output."""
-    output = [click.option("--output", "-o", type=click.Path(file_okay=False), default=None, help=output_help)]
-    return _with(_SANDBOX_OPTIONS + (output if output_help else []))
-
-
 _SANDBOX_OPTIONS = [
     docker_hosts_option,
     click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
@@ -187,6 +181,12 @@ _SANDBOX_OPTIONS = [
     click.option("--allow-internet", is_flag=True, help="let tasks that ask for network have it (off by default)"),
     click.option("--concurrency", "-j", type=click.IntRange(1, 256), default=2, show_default=True),
 ]
+
+
+def sandbox_options(output_help: str | None):
+    """--docker-hosts, --backend, --image-map, --allow-internet, -j and, with `output_help`, -o/--output."""
+    output = [click.option("--output", "-o", type=click.Path(file_okay=False), default=None, help=output_help)]
+    return _with(_SANDBOX_OPTIONS + (output if output_help else []))
 
 
 @main.command()

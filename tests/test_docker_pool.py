@@ -250,7 +250,7 @@ def test_an_engine_killed_mid_run_fails_only_its_trials_and_leaks_nothing(scratc
             [(r["task_id"], r["infra_error"]) for r in failed]
         assert all(r["reward"] is None for r in failed)
         assert summary["n"] == 12 and summary["n_passed"] == 12 - len(failed)
-        # the killed engine's trials were reported within 10 s of the kill, and took no new work after it
+        # the killed engine's trials were reported soon after the kill (not at their timeouts), and took no new work
         assert max(ended[r["task_id"]] for r in failed) - killed_at[0] < 30  # not their timeouts
         assert not scratch_engine.up and scratch_engine.load == 0
         assert scratch_engine.debt  # its containers could not be removed while it was down

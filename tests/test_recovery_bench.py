@@ -180,7 +180,6 @@ def test_a_benchmark_state_without_its_snapshot_is_named(tmp_path, tokenizer):  
     assert not (tmp_path / "ev").exists()
 
 
-
 def test_output_option_says_each_commands_own_default_and_build_has_none():
     """-o/--output is offered where a command writes a run folder, with that command's own default in its help;
     `recovery-bench build` writes to --out and refuses -o rather than ignoring it."""
