@@ -1,8 +1,8 @@
 """Shared fixtures. Sandboxes are real: bubblewrap for `local`, a real Docker engine for `docker`.
 
 Docker tests skip when no engine answers, except under RETERM_REQUIRE_DOCKER=1 (CI), where they fail instead.
-Local state (sandboxes, snapshots, built environments) goes to a per-session RETERM_HOME, removed when the session
-ends (about 1 GB a session otherwise stays behind in the temp directory). The default model converted from its GGUF
+Local state (sandboxes, snapshots, built environments) goes to a per-session RETERM_HOME (and its scratch folder),
+removed when the session ends (about 1 GB a session otherwise stays behind in the temp directory). The default model converted from its GGUF
 (reterm/models.py) goes where a user's own runs keep it (`RETERM_MODELS`, else the models folder of the RETERM_HOME
 the tests were started with, `~/.cache/reterm/models` by default), so that the two pytests of scripts/test.sh and
 the processes their tests start convert it once a machine, not once each (30 s of CPU a time).
@@ -31,7 +31,30 @@ os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 
 
 def pytest_sessionfinish(session, exitstatus):
+    """The session's RETERM_HOME goes, and the scratch folders of every state root the session's tests made (their
+    own RETERM_HOMEs under its temporary directory, which pytest keeps a while)."""
+    from reterm.sandbox.resources import SHM, scratch_root
+
+    shutil.rmtree(scratch_root(Path(_HOME)), ignore_errors=True)
     shutil.rmtree(_HOME, ignore_errors=True)
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    basetemp = str(factory.getbasetemp()) if factory is not None and factory._basetemp is not None else None
+    for folder in (SHM / f"reterm-{os.getuid()}").glob("*/home") if basetemp else []:
+        try:
+            home = folder.read_text()
+        except OSError:
+            continue
+        if home == basetemp or home.startswith(basetemp + os.sep):
+            shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def state_dirs(home, sub: str = "sandboxes") -> list[Path]:
+    """The local backend's `sub` (sandboxes or snapshots) of the state root `home`: those in it and in its scratch
+    folder (reterm.sandbox.resources.scratch_root), sorted by path."""
+    from reterm.sandbox.resources import scratch_root
+
+    return sorted(p for base in {Path(home), scratch_root(Path(home))} if (base / sub).is_dir()
+                  for p in (base / sub).iterdir())
 
 
 

@@ -16,6 +16,7 @@ import math
 import pytest
 import torch
 
+from conftest import state_dirs
 from test_grpo import _Census, _grpo_recipe, batch, tasks, trainer_for  # noqa: F401 (tasks: a fixture)
 from test_sft import _recipe as _sft_recipe
 
@@ -81,7 +82,7 @@ def test_a_grpo_step_on_the_gpu_changes_the_weights_and_releases_every_sandbox(t
     root = state_root()
 
     def census():
-        return {sub: sorted(p.name for p in (root / sub).iterdir()) for sub in ("sandboxes", "snapshots")}
+        return {sub: [p.name for p in state_dirs(root, sub)] for sub in ("sandboxes", "snapshots")}
 
     before_run = census()
     counts = []

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require_docker
+from conftest import require_docker, state_dirs
 from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, state_root
 
 DRIVER = textwrap.dedent("""
@@ -42,9 +42,8 @@ def _leftovers(backend_name: str) -> dict:
                              if c.labels.get(LABEL_KIND) == "sandbox" and not owner_alive(c.labels[LABEL_OWNER])]
         out["images"] = [i.id for i in client.images.list(filters={"label": f"{LABEL_KIND}=snapshot"})
                          if not owner_alive(i.labels[LABEL_OWNER])]
-    root = state_root()
     for sub in ("sandboxes", "snapshots"):
-        for d in (root / sub).glob("*") if (root / sub).is_dir() else []:
+        for d in state_dirs(state_root(), sub):
             owner = json.loads((d / "owner.json").read_text())["owner"]
             if not owner_alive(owner):
                 out["dirs"].append(str(d))

@@ -18,7 +18,7 @@ import pytest
 import torch
 from transformers import TrainerCallback
 
-from conftest import get_backend, harbor_task
+from conftest import get_backend, harbor_task, state_dirs
 from reterm.agent.policy import Generation
 from reterm.tasks import load_task
 from reterm.sandbox.base import Snapshot
@@ -204,7 +204,7 @@ def test_a_training_step_changes_the_weights_and_releases_every_sandbox(tmp_path
     root = state_root()
 
     def census():  # live sandboxes and snapshots (state dirs) and their cgroups, after each step
-        return {sub: sorted(p.name for p in (root / sub).iterdir()) for sub in ("sandboxes", "snapshots")}
+        return {sub: [p.name for p in state_dirs(root, sub)] for sub in ("sandboxes", "snapshots")}
 
     # a baseline, not emptiness: a test killed with SIGKILL elsewhere in the session leaves its sandbox dir for gc
     before_run = census()
@@ -266,7 +266,7 @@ def test_next_steps_scouts_run_with_this_steps_attempts(tmp_path, fresh_model, t
     tasks = [make_task(tmp_path, f"t-{c}") for c in "abcd"]
     tr = trainer_for(tmp_path, fresh_model, tokenizer, tasks, first_turn=[FAIL], max_steps=3, scout_ahead=ahead)
     root = state_root()
-    census = lambda: {sub: sorted(p.name for p in (root / sub).iterdir()) for sub in ("sandboxes", "snapshots")}  # noqa: E731
+    census = lambda: {sub: [p.name for p in state_dirs(root, sub)] for sub in ("sandboxes", "snapshots")}  # noqa: E731
     before, counts, groups, held = census(), [], [], []
     pending = lambda: sum(st.snapshot is not None for sc in tr._scouted[2] for st in sc.states) if tr._scouted else 0  # noqa: E731
     tr.add_callback(_Census(lambda: (counts.append(census()), groups.append(tr.last_groups), held.append(pending()))))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import harbor_task
+from conftest import harbor_task, state_dirs
 from reterm.stopping import GRACE_S
 
 
@@ -31,7 +31,7 @@ def test_reterm_run_stops_within_seconds_and_keeps_finished_trials(tmp_path, sig
         # the quick trial's result written, and the slow trial inside its 300 s solution (under load its sandbox
         # may still be in the making a second after the first result, which is not what this test stops)
         while (not (out / "results.jsonl").is_file() or not (out / "results.jsonl").read_text().strip()
-               or not list(home.glob("sandboxes/*/fs/app/started"))):
+               or not [d for d in state_dirs(home) if (d / "fs/app/started").exists()]):
             assert time.monotonic() < deadline and proc.poll() is None, proc.stdout.read().decode()[-2000:]
             time.sleep(0.2)
         sent = time.monotonic()
@@ -47,7 +47,7 @@ def test_reterm_run_stops_within_seconds_and_keeps_finished_trials(tmp_path, sig
     assert [r["task_id"] for r in rows] == ["quick"] and rows[0]["passed"]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["interrupted"] is True and summary["n"] == 1 and summary["planned"] == 2
-    assert list((home / "sandboxes").iterdir()) == []  # every sandbox was closed
+    assert state_dirs(home) == []  # every sandbox was closed
 
 
 def test_model_run_waiting_on_a_model_server_stops_within_seconds(tmp_path):
@@ -88,7 +88,7 @@ def test_model_run_waiting_on_a_model_server_stops_within_seconds(tmp_path):
             proc.kill()
         server.shutdown()
     assert rc == 143 and elapsed < GRACE_S + 20, (rc, elapsed)  # not the request's 120 s timeout
-    assert list((home / "sandboxes").iterdir()) == []
+    assert state_dirs(home) == []
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["interrupted"] is True
 
 
@@ -129,6 +129,6 @@ def test_a_local_sandbox_closed_while_it_starts_leaves_nothing(tmp_path, monkeyp
     with pytest.raises(SandboxError, match="closed while it started"):
         be.start(task)
     [name] = names
-    assert not list((tmp_path / "home" / "sandboxes").iterdir())
+    assert not state_dirs(tmp_path / "home")
     assert local.Cgroup.existing(name).paths == []
     assert not [o for o in list(base._open) if getattr(o, "id", None) == name]

@@ -1,20 +1,23 @@
 """`reterm sandbox gc`: remove what runs that are no longer alive left behind.
 
-Removed: containers labelled as ReTerm sandboxes, snapshot images, local sandbox/snapshot state dirs, unfinished
-environment builds and cgroups, whose owner process is gone. Built task images and environments are a cache and
+Removed: containers labelled as ReTerm sandboxes, snapshot images, local sandbox/snapshot state dirs (in the state
+root and its scratch folder), unfinished environment builds and cgroups, whose owner process is gone; and scratch
+folders on /dev/shm whose state root was deleted, once they hold nothing live. Built task images and environments are a cache and
 stay (`reterm images prune` is not needed for correctness). Resources owned by another host are left alone unless
 `all_hosts` is set. Every engine of the docker pool is cleaned ($RETERM_DOCKER_HOSTS, else $DOCKER_HOST).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reterm.sandbox.local import Cgroup, list_state_dirs, remove_stale_cgroups
-from reterm.sandbox.resources import LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, remove_tree, state_root
+from reterm.sandbox.resources import (LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, SHM, owner_alive, read_owner_file,
+                                     remove_tree, state_root)
 
 
 @dataclass
@@ -101,9 +104,8 @@ def _gc_untagged(client, report: GcReport, min_age_s: float) -> None:
             pass
 
 
-def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:
-    root = Path(root) if root else state_root()
-    for d, owner in list_state_dirs(root):
+def _remove_dead(report: GcReport, dirs, all_hosts: bool) -> None:
+    for d, owner in dirs:
         if not _dead((owner or {}).get("owner"), all_hosts):
             continue
         cg = Cgroup.existing(d.name)
@@ -111,6 +113,29 @@ def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False
         cg.remove()
         remove_tree(d)
         report.state_dirs.append(str(d))
+
+
+def _orphaned_scratch(report: GcReport, all_hosts: bool) -> None:
+    """The scratch folders on /dev/shm (resources.scratch_root) whose state root is gone: what dead owners left in
+    them, then each folder once nothing is left in it."""
+    base = SHM / f"reterm-{os.getuid()}"
+    for folder in sorted(base.iterdir()) if base.is_dir() else []:
+        try:
+            home = Path((folder / "home").read_text())
+        except OSError:
+            continue
+        if home.exists():
+            continue
+        subs = [folder / sub for sub in ("sandboxes", "snapshots") if (folder / sub).is_dir()]
+        _remove_dead(report, [(d, read_owner_file(d)) for sub in subs for d in sub.iterdir()], all_hosts)
+        if not any(any(sub.iterdir()) for sub in subs):
+            remove_tree(folder)
+
+
+def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:
+    root = Path(root) if root else state_root()
+    _remove_dead(report, list_state_dirs(root), all_hosts)
+    _orphaned_scratch(report, all_hosts)
     alive = {d.name for d, _ in list_state_dirs(root)}
     report.cgroups += remove_stale_cgroups(alive)
 

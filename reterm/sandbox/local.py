@@ -1,6 +1,6 @@
 """The `local` backend: bubblewrap sandboxes over the host's read-only system dirs.
 
-Filesystem. The sandbox's root is its own state dir (`<RETERM_HOME>/sandboxes/<id>/fs`), bound writable at `/`, so
+Filesystem. The sandbox's root is its own state dir (`<scratch>/sandboxes/<id>/fs`), bound writable at `/`, so
 a file written anywhere outside the system dirs (`/data`, `/custom-workdir`) is part of the sandbox and of its
 snapshots. The host's `/usr`, `/bin`, `/lib*` and `/sbin` are bound read-only over it (their mount points live in
 `fs`), and `fs/usr/local` is bound writable over `/usr/local`. `/etc` is the environment's own copy of the host's,
@@ -10,6 +10,11 @@ read-only, as they share the host's `/usr`, so a snapshot or fork need not copy 
 whose Dockerfile cannot change /etc (no `RUN`, nothing copied there: most tasks) does not seed one of its own: it
 shares one seed of the host's /etc with every such environment (`envs/.etc-<digest of the host's /etc>`). A
 snapshot is a copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
+
+Where. Built environments live under the state root (`RETERM_HOME`); sandboxes and snapshots in its scratch folder
+(`resources.scratch_root`: a folder of /dev/shm when that tmpfs has room, else the state root), unless the
+environment or imported snapshot is larger than SCRATCH_MAX_TREE: then under the state root too. On a tmpfs a
+sandbox's files are memory, counted against its cgroup's memory limit like its processes.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
 `COPY`/`ADD` (local files) and `RUN` (run inside a build sandbox) are applied; `LABEL`, `EXPOSE`, `CMD`,
@@ -49,7 +54,8 @@ from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
-from reterm.sandbox.resources import new_id, read_owner_file, remove_tree, state_root, write_owner_file
+from reterm.sandbox.resources import (make_scratch, new_id, read_owner_file, remove_tree, scratch_root, state_root,
+                                     write_owner_file)
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
 log = logging.getLogger(__name__)
@@ -66,6 +72,7 @@ ID_RANGE = 65536
 # Where a root driver bind-mounts a sandbox's state dir (in a private mount namespace) so that bubblewrap, started
 # as the unprivileged SANDBOX_UID, can reach it even when RETERM_HOME sits under a home only root may enter.
 MOUNT_DIR = Path("/run/reterm/sandbox")
+SCRATCH_MAX_TREE = 256 << 20  # bytes: an environment (or imported snapshot) larger than this is copied to disk
 DEFAULT_CAPS = ("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_SETGID",
                 "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_MKNOD",
                 "CAP_AUDIT_WRITE", "CAP_SETFCAP")
@@ -396,10 +403,13 @@ def _share_etc(env_dir: Path) -> None:
 class LocalSandbox(Sandbox):
     backend_name = "local"
 
-    def __init__(self, backend: "LocalBackend", spec: SandboxSpec, fs_source: Path | None, copy: bool = True):
+    def __init__(self, backend: "LocalBackend", spec: SandboxSpec, fs_source: Path | None, copy: bool = True,
+                 home: Path | None = None):
+        """`home`: the folder whose sandboxes/ holds this one (the backend's scratch unless given; a tree moved in
+        with `copy=False` must stay on its own filesystem)."""
         sandbox_id = new_id("sb")
         # what _destroy reads, set before the sandbox is registered (from then on a stop may close it)
-        self.dir = backend.root / "sandboxes" / sandbox_id
+        self.dir = (home or backend.scratch) / "sandboxes" / sandbox_id
         self.cgroup: Cgroup | None = None
         self._proc: subprocess.Popen | None = None
         self._start_error: str | None = None
@@ -557,7 +567,7 @@ class LocalSandbox(Sandbox):
     # -- snapshot / lifecycle --------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         with self.shell.idle() as state:  # no command runs while the filesystem is copied
-            return self.backend.snapshot_dir(self.fs, self.spec, state)
+            return self.backend.snapshot_dir(self.fs, self.spec, state, home=self.dir.parent.parent)
 
     def close(self, keep_fs_at: Path | None = None) -> None:
         """Ends the sandbox; with `keep_fs_at`, its filesystem is moved there instead of deleted (builds)."""
@@ -602,6 +612,8 @@ class LocalBackend(Backend):
         self.root = Path(root) if root else state_root()
         for sub in ("sandboxes", "snapshots", "envs"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
+        self.scratch = make_scratch(self.root)
+        self._tree_bytes: dict[Path, int] = {}
         self.output_cap = output_cap
         self.allow_internet = allow_internet
         self._build_locks: dict[str, threading.Lock] = {}
@@ -707,7 +719,7 @@ class LocalBackend(Backend):
                            task.limits.pids, network=network, output_cap=self.output_cap or DEFAULT_OUTPUT_CAP)
         if shared is not None:
             spec.extra["etc"] = str(shared)
-        box = LocalSandbox(self, spec, fs, copy=False)
+        box = LocalSandbox(self, spec, fs, copy=False, home=self.root)  # its tree moves back into `out` after
         deadline = time.monotonic() + task.limits.build_timeout_sec
         try:
             args: dict[str, str] = {}
@@ -828,11 +840,21 @@ class LocalBackend(Backend):
         meta = json.loads((env_dir / "meta.json").read_text())
         spec = self.spec_for(task, meta)
         spec.extra["etc"] = str(self.env_etc(env_dir, meta))
-        return LocalSandbox(self, spec, env_dir / "fs").on_start()
+        return LocalSandbox(self, spec, env_dir / "fs", home=self._home_for(env_dir / "fs")).on_start()
 
-    def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState) -> Snapshot:
+    def _home_for(self, tree: Path) -> Path:
+        """Where copies of `tree` (an environment's files) go: the scratch folder, unless the tree is larger than
+        SCRATCH_MAX_TREE (a tmpfs holds its files in memory), then the state root."""
+        if self.scratch == self.root:
+            return self.root
+        if tree not in self._tree_bytes:
+            self._tree_bytes[tree] = sum(p.lstat().st_size for p in tree.rglob("*"))
+        return self.scratch if self._tree_bytes[tree] <= SCRATCH_MAX_TREE else self.root
+
+    def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState, home: Path) -> Snapshot:
+        """A copy of the sandbox tree `fs` as a snapshot in `home`/snapshots (its sandbox's home: the same disk)."""
         snap_id = new_id("snap")
-        d = self.root / "snapshots" / snap_id
+        d = home / "snapshots" / snap_id
         write_owner_file(d, "snapshot", task=spec.task_id)
         try:
             _copy_tree(fs, d / "fs")
@@ -844,7 +866,8 @@ class LocalBackend(Backend):
 
     def fork(self, snapshot: Snapshot, n: int) -> list[LocalSandbox]:
         # In parallel: each fork's start mostly waits for its bubblewrap to come up (the uid map is written then).
-        return start_in_parallel(lambda: LocalSandbox(self, snapshot.spec, snapshot.ref / "fs"), n)
+        home = snapshot.ref.parent.parent
+        return start_in_parallel(lambda: LocalSandbox(self, snapshot.spec, snapshot.ref / "fs", home=home), n)
 
     def delete_snapshot(self, snapshot: Snapshot) -> None:
         remove_tree(snapshot.ref)
@@ -861,7 +884,8 @@ class LocalBackend(Backend):
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
         snap_id = new_id("snap")
-        d = self.root / "snapshots" / snap_id
+        home = self.scratch if path.stat().st_size <= SCRATCH_MAX_TREE else self.root
+        d = home / "snapshots" / snap_id
         write_owner_file(d, "snapshot", task=spec.task_id)
         try:
             subprocess.run(["tar", "--numeric-owner", "-C", str(d), "-xf", str(path)], check=True)
@@ -886,14 +910,16 @@ def _dockerignore_filter(ctx: Path):
 
 
 def list_state_dirs(root: Path | None = None) -> list[tuple[Path, dict | None]]:
+    """Every sandbox, snapshot and unfinished build of the state root `root`, in it and in its scratch folder."""
     root = Path(root) if root else state_root()
+    scratch = scratch_root(root)
     out = []
-    for sub in ("sandboxes", "snapshots", "envs"):
-        base = root / sub
-        if not base.is_dir():
-            continue
-        for d in base.iterdir():
-            if sub == "envs" and not d.name.startswith(".build-"):
-                continue  # built environments are a cache, not a leak
-            out.append((d, read_owner_file(d)))
+    for base in (root, *([scratch] if scratch != root else [])):
+        for sub in ("sandboxes", "snapshots", "envs"):
+            if not (base / sub).is_dir():
+                continue
+            for d in (base / sub).iterdir():
+                if sub == "envs" and not d.name.startswith(".build-"):
+                    continue  # built environments are a cache, not a leak
+                out.append((d, read_owner_file(d)))
     return out

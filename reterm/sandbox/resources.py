@@ -7,6 +7,7 @@ that was killed, and `reterm sandbox gc` removes it. The process start time guar
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -28,6 +29,58 @@ def state_root() -> Path:
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "reterm"
     )
     return Path(root)
+
+
+# Local sandboxes' and snapshots' trees go to a tmpfs where one has room: they are small (a task's files, ~45 entries)
+# and short-lived, and on ext4 without a journal every new inode is checked against those deleted in the last seconds
+# (`recently_deleted`), which under a trial's churn cost as much kernel CPU as the trials themselves.
+SHM = Path("/dev/shm")
+SCRATCH_MIN_FREE = 2 << 30  # bytes the tmpfs must have free to be used
+
+
+def _is_tmpfs(path: Path, mounts: str | None = None) -> bool:
+    """Whether `path` is a tmpfs mount that lets programs run (a sandbox runs what it compiles there), by the
+    mount table `mounts` (/proc/self/mounts when None); the last mount on a path is the one seen."""
+    if mounts is None:
+        try:
+            with open("/proc/self/mounts") as f:
+                mounts = f.read()
+        except OSError:
+            return False
+    mine = [m for m in (line.split() for line in mounts.splitlines()) if len(m) > 3 and m[1] == str(path)]
+    return bool(mine) and mine[-1][2] == "tmpfs" and "noexec" not in mine[-1][3].split(",")
+
+
+def scratch_root(root: Path | None = None) -> Path:
+    """Where the local backend keeps its sandboxes' and snapshots' trees (built environments and models stay under
+    the state root `root`): `RETERM_SCRATCH` when set; else a folder of /dev/shm, one per user and state root, when
+    /dev/shm is a tmpfs with SCRATCH_MIN_FREE bytes free; else the state root itself."""
+    root = Path(root) if root else state_root()
+    if os.environ.get("RETERM_SCRATCH"):
+        return Path(os.environ["RETERM_SCRATCH"])
+    if _shm_usable():
+        digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
+        return SHM / f"reterm-{os.getuid()}" / digest
+    return root
+
+
+@lru_cache(maxsize=1)
+def _shm_usable() -> bool:
+    if not _is_tmpfs(SHM) or not os.access(SHM, os.W_OK | os.X_OK):
+        return False
+    st = os.statvfs(SHM)
+    return st.f_bavail * st.f_frsize >= SCRATCH_MIN_FREE
+
+
+def make_scratch(root: Path) -> Path:
+    """`scratch_root(root)` with its sandboxes/ and snapshots/ made; a scratch folder of its own records the state
+    root it serves (`home`), so `gc` can remove one whose state root is gone."""
+    scratch = scratch_root(root)
+    for sub in ("sandboxes", "snapshots"):
+        (scratch / sub).mkdir(parents=True, exist_ok=True)
+    if scratch != Path(root) and not (scratch / "home").exists():
+        (scratch / "home").write_text(str(Path(root).resolve()))
+    return scratch
 
 
 def remove_tree(path: Path) -> None:
