@@ -78,7 +78,8 @@ def main(argv=None) -> None:
     med = {a: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for a, v in seen.items()}
     for a, (w, c) in med.items():
         print(f"{a}: median {w:.1f} s wall, {c:.1f} s busy CPU")
-    print(f"tmpfs / disk: wall {med['tmpfs'][0] / med['disk'][0]:.2f}x, busy CPU {med['tmpfs'][1] / med['disk'][1]:.2f}x")
+    ratio = [med["tmpfs"][i] / med["disk"][i] for i in (0, 1)]
+    print(f"tmpfs / disk: wall {ratio[0]:.2f}x, busy CPU {ratio[1]:.2f}x")
     from reterm.sandbox.resources import scratch_root
 
     os.environ.pop("RETERM_SCRATCH", None)

@@ -1,11 +1,11 @@
 """Shared fixtures. Sandboxes are real: bubblewrap for `local`, a real Docker engine for `docker`.
 
-Docker tests skip when no engine answers, except under RETERM_REQUIRE_DOCKER=1 (CI), where they fail instead.
-Local state (sandboxes, snapshots, built environments) goes to a per-session RETERM_HOME (and its scratch folder),
-removed when the session ends (about 1 GB a session otherwise stays behind in the temp directory). The default model converted from its GGUF
-(reterm/models.py) goes where a user's own runs keep it (`RETERM_MODELS`, else the models folder of the RETERM_HOME
-the tests were started with, `~/.cache/reterm/models` by default), so that the two pytests of scripts/test.sh and
-the processes their tests start convert it once a machine, not once each (30 s of CPU a time).
+Docker tests skip when no engine answers, except under RETERM_REQUIRE_DOCKER=1 (CI), where they fail instead. Local
+state (sandboxes, snapshots, built environments) goes to a per-session RETERM_HOME (and its scratch folder), removed
+when the session ends (about 1 GB a session otherwise stays behind in the temp directory). The default model converted
+from its GGUF (reterm/models.py) goes where a user's own runs keep it (`RETERM_MODELS`, else the models folder of the
+RETERM_HOME the tests were started with, `~/.cache/reterm/models` by default), so that the two pytests of
+scripts/test.sh and the processes their tests start convert it once a machine, not once each (30 s of CPU a time).
 """
 
 from __future__ import annotations

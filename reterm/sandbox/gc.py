@@ -2,9 +2,9 @@
 
 Removed: containers labelled as ReTerm sandboxes, snapshot images, local sandbox/snapshot state dirs (in the state
 root and its scratch folder), unfinished environment builds and cgroups, whose owner process is gone; and scratch
-folders on /dev/shm whose state root was deleted, once they hold nothing live. Built task images and environments are a cache and
-stay (`reterm images prune` is not needed for correctness). Resources owned by another host are left alone unless
-`all_hosts` is set. Every engine of the docker pool is cleaned ($RETERM_DOCKER_HOSTS, else $DOCKER_HOST).
+folders on /dev/shm whose state root was deleted, once they hold nothing live. Built task images and environments are
+a cache and stay (`reterm images prune` is not needed for correctness). Resources owned by another host are left alone
+unless `all_hosts` is set. Every engine of the docker pool is cleaned ($RETERM_DOCKER_HOSTS, else $DOCKER_HOST).
 """
 
 from __future__ import annotations
