@@ -80,10 +80,9 @@ def main(argv=None) -> None:
         print(f"{a}: median {w:.1f} s wall, {c:.1f} s busy CPU")
     ratio = [med["tmpfs"][i] / med["disk"][i] for i in (0, 1)]
     print(f"tmpfs / disk: wall {ratio[0]:.2f}x, busy CPU {ratio[1]:.2f}x")
-    from reterm.sandbox.resources import scratch_root
+    from reterm.sandbox.resources import shm_folder
 
-    os.environ.pop("RETERM_SCRATCH", None)
-    subprocess.run(["rm", "-rf", str(home), str(scratch_root(home))])
+    subprocess.run(["rm", "-rf", str(home), str(shm_folder(home))])
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ os.environ.setdefault("RETERM_MODELS", str(Path(os.environ.get("RETERM_HOME") or
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "reterm")) / "models"))
 _HOME = tempfile.mkdtemp(prefix="reterm-test-home-")
 os.environ["RETERM_HOME"] = _HOME
+os.environ.pop("RETERM_SCRATCH", None)  # a user's own would be shared by every test's state root, and removed at the end
 os.environ.pop("RETERM_IMAGE_MAP", None)
 os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")  # GiB per vLLM engine: the tests' models are tiny
 os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
@@ -33,9 +34,9 @@ os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 def pytest_sessionfinish(session, exitstatus):
     """The session's RETERM_HOME goes, and the scratch folders of every state root the session's tests made (their
     own RETERM_HOMEs under its temporary directory, which pytest keeps a while)."""
-    from reterm.sandbox.resources import SHM, scratch_root
+    from reterm.sandbox.resources import SHM, shm_folder
 
-    shutil.rmtree(scratch_root(Path(_HOME)), ignore_errors=True)
+    shutil.rmtree(shm_folder(Path(_HOME)), ignore_errors=True)
     shutil.rmtree(_HOME, ignore_errors=True)
     factory = getattr(session.config, "_tmp_path_factory", None)
     basetemp = str(factory.getbasetemp()) if factory is not None and factory._basetemp is not None else None
@@ -50,11 +51,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 def state_dirs(home, sub: str = "sandboxes") -> list[Path]:
     """The local backend's `sub` (sandboxes or snapshots) of the state root `home`: those in it and in its scratch
-    folder (reterm.sandbox.resources.scratch_root), sorted by path."""
-    from reterm.sandbox.resources import scratch_root
+    folders (reterm.sandbox.resources.scratch_dirs), sorted by path."""
+    from reterm.sandbox.resources import scratch_dirs
 
-    return sorted(p for base in {Path(home), scratch_root(Path(home))} if (base / sub).is_dir()
-                  for p in (base / sub).iterdir())
+    return sorted(p for base in scratch_dirs(Path(home)) if (base / sub).is_dir() for p in (base / sub).iterdir())
 
 
 

@@ -4,11 +4,12 @@ environments and what is too large for memory under the state root. Real bubblew
 import json
 import os
 import socket
+import time
 
 import pytest
 
-from conftest import harbor_task, write_files
-from reterm.sandbox import local
+from conftest import harbor_task, state_dirs, write_files
+from reterm.sandbox import resources
 from reterm.sandbox.local import LocalBackend
 from reterm.sandbox.resources import SHM, _is_tmpfs, _shm_usable, make_scratch, owner_id, scratch_root
 from reterm.tasks import load_task
@@ -21,7 +22,8 @@ def _names(base, sub):
 def test_sandboxes_and_snapshots_go_to_the_scratch_folder_and_large_trees_to_disk(tmp_path, monkeypatch):
     """With RETERM_SCRATCH set: a sandbox, its snapshot, its forks and an imported snapshot live there; an
     environment's build (its tree moved, not copied) stays under the state root; an environment larger than
-    SCRATCH_MAX_TREE is copied to the state root, and so are its snapshots; everything goes at close."""
+    SCRATCH_MAX_TREE is copied to the state root, and so are its snapshots; everything goes at close; no tree is
+    counted twice when RETERM_SCRATCH names the state root."""
     monkeypatch.setenv("RETERM_SCRATCH", str(tmp_path / "scratch"))
     home, scratch = tmp_path / "home", tmp_path / "scratch"
     task = load_task(harbor_task(tmp_path / "t", dockerfile="FROM ubuntu:22.04\nWORKDIR /app\nRUN echo built > b\n"))
@@ -50,7 +52,15 @@ def test_sandboxes_and_snapshots_go_to_the_scratch_folder_and_large_trees_to_dis
     assert _names(scratch, "sandboxes") == _names(scratch, "snapshots") == []
     assert _names(home, "sandboxes") == _names(home, "snapshots") == []
 
-    monkeypatch.setattr(local, "SCRATCH_MAX_TREE", 0)
+    monkeypatch.setenv("RETERM_SCRATCH", str(home))  # the trees under the state root, each counted once
+    box = LocalBackend(home).start(task)
+    try:
+        assert box.dir.parent == home / "sandboxes" and state_dirs(home) == [box.dir]
+    finally:
+        box.close()
+    monkeypatch.setenv("RETERM_SCRATCH", str(scratch))
+
+    monkeypatch.setattr(resources, "SCRATCH_MAX_TREE", 0)
     big = LocalBackend(home)
     box = big.start(task)
     try:
@@ -73,6 +83,7 @@ def test_the_default_scratch_is_a_tmpfs_folder_per_state_root(tmp_path, monkeypa
     sa, sb = make_scratch(a), make_scratch(b)
     try:
         assert sa.parent == sb.parent == SHM / f"reterm-{os.getuid()}" and sa != sb
+        assert sa.parent.stat().st_mode & 0o777 == 0o700  # the user's own: no one else reads the trees
         assert (sa / "home").read_text() == str(a.resolve())
         assert scratch_root(a) == sa and _names(sa, "sandboxes") == []
         with open("/proc/self/mounts") as f:
@@ -97,8 +108,8 @@ def test_only_a_tmpfs_that_runs_programs_is_taken():
 
 def test_gc_empties_scratch_folders_whose_state_root_is_gone(tmp_path, monkeypatch):
     """`gc` on a state root also looks at the other scratch folders: where the state root a folder names is gone,
-    what dead owners left is removed, and the folder once it is empty; a live owner's tree and a folder whose state
-    root exists stay."""
+    what dead owners left is removed, and the folder once it is empty and was left alone for ORPHAN_QUIET_S; a live
+    owner's tree, a folder touched lately and one whose state root exists stay."""
     from reterm.sandbox import gc
 
     monkeypatch.setattr(gc, "SHM", tmp_path / "shm")
@@ -115,9 +126,13 @@ def test_gc_empties_scratch_folders_whose_state_root_is_gone(tmp_path, monkeypat
     gone = folder("gone", tmp_path / "deleted-home", [dead, dead])
     live = folder("live", tmp_path / "deleted-home", [dead, owner_id()])
     kept = folder("kept", tmp_path, [dead])
+    recent = folder("recent", tmp_path / "deleted-home", [])
+    for f in (gone, live, kept):
+        for sub in ("sandboxes", "snapshots"):
+            os.utime(f / sub, (0, time.time() - gc.ORPHAN_QUIET_S - 60))
     report = gc.GcReport()
     gc.gc_local(report, root=tmp_path / "own-home")
-    assert not gone.exists()
+    assert not gone.exists() and recent.exists()
     assert _names(live, "sandboxes") == ["sb-1"]
     assert _names(kept, "sandboxes") == ["sb-0"]
     assert sorted(report.state_dirs) == sorted(str(p) for p in (gone / "sandboxes/sb-0", gone / "sandboxes/sb-1",

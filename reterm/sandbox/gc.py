@@ -115,21 +115,25 @@ def _remove_dead(report: GcReport, dirs, all_hosts: bool) -> None:
         report.state_dirs.append(str(d))
 
 
+ORPHAN_QUIET_S = 600  # seconds an orphaned scratch folder must have been left alone before it is removed
+
+
 def _orphaned_scratch(report: GcReport, all_hosts: bool) -> None:
     """The scratch folders on /dev/shm (resources.scratch_root) whose state root is gone: what dead owners left in
     them, then each folder once nothing is left in it."""
     base = SHM / f"reterm-{os.getuid()}"
     for folder in sorted(base.iterdir()) if base.is_dir() else []:
         try:
-            home = Path((folder / "home").read_text())
-        except OSError:
+            if os.path.lexists((folder / "home").read_text()):
+                continue
+            subs = [folder / sub for sub in ("sandboxes", "snapshots") if (folder / sub).is_dir()]
+            # a process whose state root was deleted under it may still make trees here: not while that is recent
+            quiet = all(time.time() - sub.stat().st_mtime > ORPHAN_QUIET_S for sub in subs)
+            _remove_dead(report, [(d, read_owner_file(d)) for sub in subs for d in sub.iterdir()], all_hosts)
+            if quiet and not any(any(sub.iterdir()) for sub in subs):
+                remove_tree(folder)
+        except OSError:  # not ours to read, or gone meanwhile
             continue
-        if home.exists():
-            continue
-        subs = [folder / sub for sub in ("sandboxes", "snapshots") if (folder / sub).is_dir()]
-        _remove_dead(report, [(d, read_owner_file(d)) for sub in subs for d in sub.iterdir()], all_hosts)
-        if not any(any(sub.iterdir()) for sub in subs):
-            remove_tree(folder)
 
 
 def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False) -> None:

@@ -12,9 +12,10 @@ shares one seed of the host's /etc with every such environment (`envs/.etc-<dige
 snapshot is a copy of that `fs` dir; a fork is a new sandbox over a copy of the snapshot.
 
 Where. Built environments live under the state root (`RETERM_HOME`); sandboxes and snapshots in its scratch folder
-(`resources.scratch_root`: a folder of /dev/shm when that tmpfs has room, else the state root), unless the
-environment or imported snapshot is larger than SCRATCH_MAX_TREE: then under the state root too. On a tmpfs a
-sandbox's files are memory, counted against its cgroup's memory limit like its processes.
+(`resources.scratch_root`: a folder of /dev/shm when that tmpfs has room, else the state root), unless the tree
+copied (an environment's files, a sandbox's for its snapshot, an imported snapshot) is larger than
+`resources.SCRATCH_MAX_TREE` or would leave the tmpfs short: then under the state root. On a tmpfs, what a sandbox's
+own processes write is memory charged to its cgroup.
 
 Environment. The task's Dockerfile is *interpreted*: `FROM` stands for the host system, `WORKDIR`, `ENV`, `ARG`,
 `COPY`/`ADD` (local files) and `RUN` (run inside a build sandbox) are applied; `LABEL`, `EXPOSE`, `CMD`,
@@ -54,8 +55,8 @@ from pathlib import Path
 
 from reterm.sandbox import dockerfile as dfile
 from reterm.sandbox.base import Backend, Sandbox, SandboxSpec, Snapshot, start_in_parallel
-from reterm.sandbox.resources import (make_scratch, new_id, read_owner_file, remove_tree, scratch_root, state_root,
-                                     write_owner_file)
+from reterm.sandbox.resources import (make_scratch, new_id, read_owner_file, remove_tree, scratch_dirs,
+                                     scratch_has_room, state_root, tree_bytes, write_owner_file)
 from reterm.sandbox.shell import DEFAULT_OUTPUT_CAP, PersistentShell, SandboxError, ShellState
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,6 @@ ID_RANGE = 65536
 # Where a root driver bind-mounts a sandbox's state dir (in a private mount namespace) so that bubblewrap, started
 # as the unprivileged SANDBOX_UID, can reach it even when RETERM_HOME sits under a home only root may enter.
 MOUNT_DIR = Path("/run/reterm/sandbox")
-SCRATCH_MAX_TREE = 256 << 20  # bytes: an environment (or imported snapshot) larger than this is copied to disk
 DEFAULT_CAPS = ("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL", "CAP_SETGID",
                 "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_MKNOD",
                 "CAP_AUDIT_WRITE", "CAP_SETFCAP")
@@ -567,7 +567,7 @@ class LocalSandbox(Sandbox):
     # -- snapshot / lifecycle --------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         with self.shell.idle() as state:  # no command runs while the filesystem is copied
-            return self.backend.snapshot_dir(self.fs, self.spec, state, home=self.dir.parent.parent)
+            return self.backend.snapshot_dir(self.fs, self.spec, state, home=self.backend.home_for(tree_bytes(self.fs)))
 
     def close(self, keep_fs_at: Path | None = None) -> None:
         """Ends the sandbox; with `keep_fs_at`, its filesystem is moved there instead of deleted (builds)."""
@@ -840,16 +840,17 @@ class LocalBackend(Backend):
         meta = json.loads((env_dir / "meta.json").read_text())
         spec = self.spec_for(task, meta)
         spec.extra["etc"] = str(self.env_etc(env_dir, meta))
-        return LocalSandbox(self, spec, env_dir / "fs", home=self._home_for(env_dir / "fs")).on_start()
+        fs = env_dir / "fs"
+        if fs not in self._tree_bytes:  # a built environment does not change
+            self._tree_bytes[fs] = tree_bytes(fs)
+        return LocalSandbox(self, spec, fs, home=self.home_for(self._tree_bytes[fs])).on_start()
 
-    def _home_for(self, tree: Path) -> Path:
-        """Where copies of `tree` (an environment's files) go: the scratch folder, unless the tree is larger than
-        SCRATCH_MAX_TREE (a tmpfs holds its files in memory), then the state root."""
-        if self.scratch == self.root:
+    def home_for(self, nbytes: int) -> Path:
+        """Where a tree of `nbytes` goes: the scratch folder while it has room for it (`resources.scratch_has_room`:
+        a tmpfs holds its files in memory), else the state root."""
+        if self.scratch == self.root or not scratch_has_room(self.scratch, nbytes):
             return self.root
-        if tree not in self._tree_bytes:
-            self._tree_bytes[tree] = sum(p.lstat().st_size for p in tree.rglob("*"))
-        return self.scratch if self._tree_bytes[tree] <= SCRATCH_MAX_TREE else self.root
+        return self.scratch
 
     def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState, home: Path) -> Snapshot:
         """A copy of the sandbox tree `fs` as a snapshot in `home`/snapshots (its sandbox's home: the same disk)."""
@@ -884,7 +885,7 @@ class LocalBackend(Backend):
 
     def _import_snapshot(self, path: Path, spec: SandboxSpec) -> Snapshot:
         snap_id = new_id("snap")
-        home = self.scratch if path.stat().st_size <= SCRATCH_MAX_TREE else self.root
+        home = self.home_for(path.stat().st_size)
         d = home / "snapshots" / snap_id
         write_owner_file(d, "snapshot", task=spec.task_id)
         try:
@@ -911,10 +912,8 @@ def _dockerignore_filter(ctx: Path):
 
 def list_state_dirs(root: Path | None = None) -> list[tuple[Path, dict | None]]:
     """Every sandbox, snapshot and unfinished build of the state root `root`, in it and in its scratch folder."""
-    root = Path(root) if root else state_root()
-    scratch = scratch_root(root)
     out = []
-    for base in (root, *([scratch] if scratch != root else [])):
+    for base in scratch_dirs(Path(root) if root else state_root()):
         for sub in ("sandboxes", "snapshots", "envs"):
             if not (base / sub).is_dir():
                 continue

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import uuid
 from functools import lru_cache
@@ -36,6 +37,7 @@ def state_root() -> Path:
 # (`recently_deleted`), which under a trial's churn cost as much kernel CPU as the trials themselves.
 SHM = Path("/dev/shm")
 SCRATCH_MIN_FREE = 2 << 30  # bytes the tmpfs must have free to be used
+SCRATCH_MAX_TREE = 256 << 20  # bytes: a tree larger than this (an environment, a snapshot) goes to the state root
 
 
 def _is_tmpfs(path: Path, mounts: str | None = None) -> bool:
@@ -51,17 +53,38 @@ def _is_tmpfs(path: Path, mounts: str | None = None) -> bool:
     return bool(mine) and mine[-1][2] == "tmpfs" and "noexec" not in mine[-1][3].split(",")
 
 
+def shm_folder(root: Path) -> Path:
+    """The folder of /dev/shm that would hold the trees of state root `root` (one per user and state root)."""
+    digest = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+    return SHM / f"reterm-{os.getuid()}" / digest
+
+
 def scratch_root(root: Path | None = None) -> Path:
-    """Where the local backend keeps its sandboxes' and snapshots' trees (built environments and models stay under
-    the state root `root`): `RETERM_SCRATCH` when set; else a folder of /dev/shm, one per user and state root, when
-    /dev/shm is a tmpfs with SCRATCH_MIN_FREE bytes free; else the state root itself."""
+    """Where the local backend makes its sandboxes' and snapshots' trees (built environments and models stay under
+    the state root `root`): `RETERM_SCRATCH` when set; else `shm_folder(root)` when /dev/shm is a tmpfs that runs
+    programs, has SCRATCH_MIN_FREE bytes free, and this user's folder there is private and their own; else the state
+    root itself. Where to look for trees already made: `scratch_dirs`."""
     root = Path(root) if root else state_root()
     if os.environ.get("RETERM_SCRATCH"):
         return Path(os.environ["RETERM_SCRATCH"])
     if _shm_usable():
-        digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
-        return SHM / f"reterm-{os.getuid()}" / digest
+        return shm_folder(root)
     return root
+
+
+def scratch_dirs(root: Path | None = None) -> list[Path]:
+    """Every folder that may hold trees of state root `root`, resolved and without repeats: the root, its scratch
+    root, and its folder of /dev/shm where one exists (however full /dev/shm is now)."""
+    root = Path(root) if root else state_root()
+    out: list[Path] = []
+    for d in (root, scratch_root(root), shm_folder(root)):
+        try:
+            d = d.resolve()
+        except OSError:
+            continue
+        if d not in out and (d == root.resolve() or d.is_dir()):
+            out.append(d)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +92,44 @@ def _shm_usable() -> bool:
     if not _is_tmpfs(SHM) or not os.access(SHM, os.W_OK | os.X_OK):
         return False
     st = os.statvfs(SHM)
-    return st.f_bavail * st.f_frsize >= SCRATCH_MIN_FREE
+    if st.f_bavail * st.f_frsize < SCRATCH_MIN_FREE:
+        return False
+    mine = SHM / f"reterm-{os.getuid()}"
+    try:
+        mine.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(mine)
+        # someone else's folder or a link: the trees stay under the state root; our own is made private
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            return False
+        if info.st_mode & 0o077:
+            os.chmod(mine, 0o700)
+    except OSError:
+        return False
+    return True
+
+
+def scratch_has_room(scratch: Path, nbytes: int) -> bool:
+    """Whether a tree of `nbytes` may go to `scratch` (a tmpfs folder): at most SCRATCH_MAX_TREE, and SCRATCH_MIN_FREE
+    / 2 left free after it."""
+    if nbytes > SCRATCH_MAX_TREE:
+        return False
+    try:
+        st = os.statvfs(scratch)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize - nbytes >= SCRATCH_MIN_FREE // 2
+
+
+def tree_bytes(tree: Path) -> int:
+    """The bytes of the files under `tree` (links not followed; what cannot be read counts 0)."""
+    total = 0
+    for dirpath, _dirs, files in os.walk(tree):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 def make_scratch(root: Path) -> Path:
@@ -78,7 +138,7 @@ def make_scratch(root: Path) -> Path:
     scratch = scratch_root(root)
     for sub in ("sandboxes", "snapshots"):
         (scratch / sub).mkdir(parents=True, exist_ok=True)
-    if scratch != Path(root) and not (scratch / "home").exists():
+    if scratch.resolve() != Path(root).resolve() and not (scratch / "home").exists():
         (scratch / "home").write_text(str(Path(root).resolve()))
     return scratch
 
