@@ -25,7 +25,8 @@ os.environ.setdefault("RETERM_MODELS", str(Path(os.environ.get("RETERM_HOME") or
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "reterm")) / "models"))
 _HOME = tempfile.mkdtemp(prefix="reterm-test-home-")
 os.environ["RETERM_HOME"] = _HOME
-os.environ.pop("RETERM_SCRATCH", None)  # a user's own would be shared by every test's state root, and removed at the end
+# a user's own RETERM_SCRATCH would be shared by every test's state root, and removed at the end
+os.environ.pop("RETERM_SCRATCH", None)
 os.environ.pop("RETERM_IMAGE_MAP", None)
 os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")  # GiB per vLLM engine: the tests' models are tiny
 os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
@@ -34,13 +35,13 @@ os.environ.setdefault("VLLM_LOGGING_LEVEL", "WARNING")
 def pytest_sessionfinish(session, exitstatus):
     """The session's RETERM_HOME goes, and the scratch folders of every state root the session's tests made (their
     own RETERM_HOMEs under its temporary directory, which pytest keeps a while)."""
-    from reterm.sandbox.resources import SHM, shm_folder
+    from reterm.sandbox.resources import shm_base, shm_folder
 
     shutil.rmtree(shm_folder(Path(_HOME)), ignore_errors=True)
     shutil.rmtree(_HOME, ignore_errors=True)
     factory = getattr(session.config, "_tmp_path_factory", None)
     basetemp = str(factory.getbasetemp()) if factory is not None and factory._basetemp is not None else None
-    for folder in (SHM / f"reterm-{os.getuid()}").glob("*/home") if basetemp else []:
+    for folder in shm_base().glob("*/home") if basetemp else []:
         try:
             home = folder.read_text()
         except OSError:

@@ -11,7 +11,7 @@ import pytest
 from conftest import harbor_task, state_dirs, write_files
 from reterm.sandbox import resources
 from reterm.sandbox.local import LocalBackend
-from reterm.sandbox.resources import SHM, _is_tmpfs, _shm_usable, make_scratch, owner_id, scratch_root
+from reterm.sandbox.resources import SHM, _is_tmpfs, _shm_usable, make_scratch, owner_id, scratch_root, shm_base
 from reterm.tasks import load_task
 
 
@@ -82,7 +82,7 @@ def test_the_default_scratch_is_a_tmpfs_folder_per_state_root(tmp_path, monkeypa
     a, b = tmp_path / "a", tmp_path / "b"
     sa, sb = make_scratch(a), make_scratch(b)
     try:
-        assert sa.parent == sb.parent == SHM / f"reterm-{os.getuid()}" and sa != sb
+        assert sa.parent == sb.parent == shm_base() == SHM / f"reterm-{os.getuid()}" and sa != sb
         assert sa.parent.stat().st_mode & 0o777 == 0o700  # the user's own: no one else reads the trees
         assert (sa / "home").read_text() == str(a.resolve())
         assert scratch_root(a) == sa and _names(sa, "sandboxes") == []
@@ -112,7 +112,7 @@ def test_gc_empties_scratch_folders_whose_state_root_is_gone(tmp_path, monkeypat
     owner's tree, a folder touched lately and one whose state root exists stay."""
     from reterm.sandbox import gc
 
-    monkeypatch.setattr(gc, "SHM", tmp_path / "shm")
+    monkeypatch.setattr(resources, "SHM", tmp_path / "shm")
     base = tmp_path / "shm" / f"reterm-{os.getuid()}"
     dead = f"{socket.gethostname()}:{2 ** 22 + 7}:0"  # above any pid this kernel hands out
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reterm.sandbox.local import Cgroup, list_state_dirs, remove_stale_cgroups
-from reterm.sandbox.resources import (LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, SHM, owner_alive, read_owner_file,
-                                     remove_tree, state_root)
+from reterm.sandbox.resources import (LABEL_KIND, LABEL_MANAGED, LABEL_OWNER, owner_alive, read_owner_file,
+                                     remove_tree, shm_base, state_root)
 
 
 @dataclass
@@ -121,7 +121,7 @@ ORPHAN_QUIET_S = 600  # seconds an orphaned scratch folder must have been left a
 def _orphaned_scratch(report: GcReport, all_hosts: bool) -> None:
     """The scratch folders on /dev/shm (resources.scratch_root) whose state root is gone: what dead owners left in
     them, then each folder once nothing is left in it."""
-    base = SHM / f"reterm-{os.getuid()}"
+    base = shm_base()
     for folder in sorted(base.iterdir()) if base.is_dir() else []:
         try:
             if os.path.lexists((folder / "home").read_text()):

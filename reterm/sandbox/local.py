@@ -567,7 +567,8 @@ class LocalSandbox(Sandbox):
     # -- snapshot / lifecycle --------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         with self.shell.idle() as state:  # no command runs while the filesystem is copied
-            return self.backend.snapshot_dir(self.fs, self.spec, state, home=self.backend.home_for(tree_bytes(self.fs)))
+            home = self.backend.home_for(tree_bytes(self.fs))
+            return self.backend.snapshot_dir(self.fs, self.spec, state, home=home)
 
     def close(self, keep_fs_at: Path | None = None) -> None:
         """Ends the sandbox; with `keep_fs_at`, its filesystem is moved there instead of deleted (builds)."""
@@ -853,7 +854,7 @@ class LocalBackend(Backend):
         return self.scratch
 
     def snapshot_dir(self, fs: Path, spec: SandboxSpec, state: ShellState, home: Path) -> Snapshot:
-        """A copy of the sandbox tree `fs` as a snapshot in `home`/snapshots (its sandbox's home: the same disk)."""
+        """A copy of the sandbox tree `fs` as a snapshot in `home`/snapshots (`home_for` the tree's size)."""
         snap_id = new_id("snap")
         d = home / "snapshots" / snap_id
         write_owner_file(d, "snapshot", task=spec.task_id)

@@ -53,10 +53,15 @@ def _is_tmpfs(path: Path, mounts: str | None = None) -> bool:
     return bool(mine) and mine[-1][2] == "tmpfs" and "noexec" not in mine[-1][3].split(",")
 
 
+def shm_base() -> Path:
+    """This user's folder of /dev/shm, which holds one scratch folder per state root."""
+    return SHM / f"reterm-{os.getuid()}"
+
+
 def shm_folder(root: Path) -> Path:
     """The folder of /dev/shm that would hold the trees of state root `root` (one per user and state root)."""
     digest = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
-    return SHM / f"reterm-{os.getuid()}" / digest
+    return shm_base() / digest
 
 
 def scratch_root(root: Path | None = None) -> Path:
@@ -94,7 +99,7 @@ def _shm_usable() -> bool:
     st = os.statvfs(SHM)
     if st.f_bavail * st.f_frsize < SCRATCH_MIN_FREE:
         return False
-    mine = SHM / f"reterm-{os.getuid()}"
+    mine = shm_base()
     try:
         mine.mkdir(mode=0o700, exist_ok=True)
         info = os.lstat(mine)
