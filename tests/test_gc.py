@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,22 @@ def test_gc_removes_untagged_images_a_failed_build_left(tmp_path):
     gc_docker(report, min_age_s=0)
     remaining = {i.id for i in client.images.list(filters={"dangling": True})}
     assert not {i.id for i in left} & remaining
+
+
+def test_gc_leaves_a_cgroup_made_moments_ago_unless_its_sandbox_was_just_removed(tmp_path, monkeypatch):
+    """A sandbox starting beside `reterm sandbox gc` makes its cgroup before its process joins it: gc removes an empty
+    cgroup with no live sandbox only once it is older than CGROUP_MIN_AGE_S (its dir's mtime), except the cgroups of
+    the dead sandboxes it has just removed; one that holds anything is never removed. (A tree of plain dirs stands
+    in for the cgroup filesystem: rmdir of an empty dir and a dir's mtime behave alike there.)"""
+    from reterm.sandbox.local import CGROUP_MIN_AGE_S, Cgroup, remove_stale_cgroups
+
+    monkeypatch.setattr(Cgroup, "ROOT", tmp_path)
+    base = tmp_path / "pids" / "reterm"
+    old = time.time() - CGROUP_MIN_AGE_S - 5
+    for name in ("stale", "starting", "dead", "alive", "busy"):
+        (base / name).mkdir(parents=True)
+    (base / "busy" / "cgroup.procs").write_text("1\n")
+    for name in ("stale", "alive", "busy"):
+        os.utime(base / name, (old, old))
+    assert remove_stale_cgroups({"alive"}, {"dead"}) == 2
+    assert sorted(p.name for p in base.iterdir()) == ["alive", "busy", "starting"]
