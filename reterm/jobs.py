@@ -122,9 +122,9 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
                     write: bool = True) -> tuple[str, str, str]:
     """The command-line arguments selecting a task set (`{NAME}`), the same as one word (`{NAME_set}`, what `reterm
     eval-sets --tasks NAME=...` takes: S:P, or the folder) and a line saying what it is (for the report): `--suite S
-    --split P`; with `per_family: N` (or QUICK) a folder of links to the first N instances (by id) of each family of
-    that split (with QUICK: the first task of each of the first `quick` families). `write=False` (a plan) names the
-    folder without making it."""
+    --split P`; with `per_family: N` (or QUICK) a folder holding copies of the first N instances (by id) of each
+    family of that split (with QUICK: the first task of each of the first `quick` families). `write=False` (a plan)
+    names the folder without making it."""
     if not isinstance(spec, dict) or "suite" not in spec:
         raise JobError(f"{where}: tasks.{name} must be a mapping with suite (and split, per_family), got {spec!r}")
     bad = set(spec) - {"suite", "split", "per_family"}
@@ -161,13 +161,21 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         for ts in chosen.values():
-            for t in ts:
-                (folder / t.path.name).symlink_to(t.path.resolve(), target_is_directory=True)
+            for t in ts:  # its own copy: a stage run by hand still finds it once the checkout is gone
+                shutil.copytree(t.path.resolve(), folder / t.path.name, symlinks=True, copy_function=_link_or_copy)
     n = sum(len(v) for v in chosen.values())
     what = (f"the first {per_family} instance(s) of each of its {len(chosen)} families" if not quick
             else f"the first task of {len(chosen)} families (QUICK)")
     return (f"--suite {shlex.quote(str(folder))}", shlex.quote(str(folder)),
             f"`{name}`: {suite} / {split}, {what}: {n} of {len(tasks)} tasks")
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    """A hard link where the file system allows one (a task's files cost nothing twice), else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict, dict[str, str]]:

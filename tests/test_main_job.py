@@ -210,7 +210,8 @@ def test_bad_config_is_refused_naming_the_file_and_key(tmp_path, text, needle):
 
 
 def test_per_family_selects_the_first_instances_of_every_family_and_the_report_says_so(tmp_path):
-    """`tasks.NAME.per_family: N`: a folder of links to the first N instances (by id) of each family of the split."""
+    """`tasks.NAME.per_family: N`: a folder holding copies of the first N instances (by id) of each family of the
+    split, which stay readable when the checkout they came from is gone."""
     cfg = tmp_path / "job.yaml"
     cfg.write_text(f"""
 run_dir: {tmp_path}/run
@@ -228,6 +229,9 @@ stages:
     held = suites.load("basic", "heldout_families")
     families = {t.family for t in held}
     assert len(links) == len(families) >= 20 and all(x.endswith("-00") for x in links)
+    first = tmp_path / "run" / "tasks" / "held" / links[0]
+    assert not first.is_symlink() and (first / "task.toml").read_bytes() == \
+        (suites.suite_dir("basic") / "tasks" / links[0] / "task.toml").read_bytes()
     from reterm.jobs import load_job
 
     job = load_job(cfg)
