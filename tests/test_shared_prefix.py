@@ -117,6 +117,37 @@ def test_same_logprobs_entropies_and_gradient_as_trl(tiny_model_dir, batch_size,
     assert any(g.abs().sum() > 0 for g in ours[2].values())
 
 
+def test_a_micro_batch_within_the_activation_budget_is_not_recomputed_and_scores_the_same(tiny_model_dir):
+    """`keep_activations_bytes`: under checkpointing, a micro-batch whose estimated activations fit keeps them (each
+    layer runs once per forward), one over the budget is recomputed in the backward (each layer runs again); the
+    logprobs and gradients are the same either way."""
+    from reterm.training.shared_prefix import activation_bytes
+
+    keep = 9
+    model = fused_model(tiny_model_dir)
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    ids, mask = make_batch([(40, [9, 5, 1, 7]), (31, [9, 2, 8])], keep, model.config.vocab_size)
+    tokens = 40 + 22 + 31 + 19  # each group's prompt once, and every row's completion
+    runs = []
+    model.model.layers[0].register_forward_hook(lambda *_: runs.append(1))
+
+    def run(budget):
+        model.zero_grad()
+        runs.clear()
+        lp, ent = shared_prefix_logps(model, ids, mask, keep, True, nullcontext, None, None, True,
+                                      keep_activations_bytes=budget)
+        (lp.sum() + 0.1 * ent.sum()).backward()
+        return runs.count(1), lp.detach(), {n: p.grad.clone() for n, p in model.named_parameters()}
+
+    kept = run(tokens * activation_bytes(model))
+    recomputed = run(tokens * activation_bytes(model) - 1)
+    # each group's prompt, then its completions in chunks of similar length: each forward once, or twice when recomputed
+    assert kept[0] >= 4 and recomputed[0] == 2 * kept[0], (kept[0], recomputed[0])
+    assert torch.allclose(kept[1], recomputed[1], atol=1e-6)
+    for n, g in recomputed[2].items():
+        assert torch.allclose(kept[2][n], g, atol=1e-6, rtol=1e-5), n
+
+
 def test_no_shared_prompt_leaves_it_to_trl(tiny_model_dir):
     model = fused_model(tiny_model_dir)
     ids, mask = make_batch([(12, [3]), (10, [4])], 4, model.config.vocab_size)

@@ -379,7 +379,8 @@ class ReTermGRPOTrainer(GRPOTrainer):
             checkpointing = getattr(self.accelerator.unwrap_model(model), "is_gradient_checkpointing", False)
             out = shared_prefix_logps(model, input_ids, attention_mask, logits_to_keep, compute_entropy,
                                       self.accelerator.autocast, full, batch_size,
-                                      checkpoint=checkpointing and torch.is_grad_enabled())
+                                      checkpoint=checkpointing and torch.is_grad_enabled(),
+                                      keep_activations_bytes=self.args.keep_activations_mb * 2 ** 20)
             if out is not None:
                 return out[0], out[1], None
         return parent(model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy,

@@ -54,6 +54,16 @@ def full_attention_only(model) -> bool:
     return getattr(cfg, "sliding_window", None) is None or getattr(cfg, "use_sliding_window", True) is False
 
 
+def activation_bytes(model) -> int:
+    """An upper estimate of the activations a token keeps for the backward in a forward without checkpointing: per
+    layer 8 vectors of the hidden size and 4 of the MLP's, at the weights' element size (SmolLM2-135M in float32: 1.29
+    MB a token, where 0.93 was measured: benchmarks/loss_forward.py with and without checkpointing)."""
+    cfg = model.config.get_text_config()
+    hidden = cfg.hidden_size
+    mlp = getattr(cfg, "intermediate_size", None) or 4 * hidden
+    return cfg.num_hidden_layers * (8 * hidden + 4 * mlp) * next(model.parameters()).element_size()
+
+
 def shared_prompt_groups(input_ids: torch.Tensor, attention_mask: torch.Tensor, prompt_len: int) -> list[list[int]]:
     """The rows (indices) of each distinct prompt, in order of first appearance: rows whose first `prompt_len` ids and
     mask are identical, wherever they are in the batch. TRL shuffles a step's rows before its loss forward
@@ -68,7 +78,7 @@ def shared_prompt_groups(input_ids: torch.Tensor, attention_mask: torch.Tensor, 
 def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, logits_to_keep: int,
                         compute_entropy: bool, autocast: Callable[[], AbstractContextManager],
                         full_forward: Forward, batch_size: int | None = None, checkpoint: bool = False,
-                        checkpoint_tokens: int = 2048, trim: bool = True
+                        checkpoint_tokens: int = 2048, trim: bool = True, keep_activations_bytes: float = 0
                         ) -> tuple[torch.Tensor, torch.Tensor | None] | None:
     """Per-token logprobs (and entropies) of the last `logits_to_keep` positions of every row, TRL's output, with
     the rows sharing a prompt (wherever they are in the batch) computed together as the module docstring says (at most
@@ -77,7 +87,9 @@ def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Te
     `model` must carry TRL's fused head (`fused_lm_head=True`). None when no two rows share a prompt (the caller then
     runs TRL's forward on all). `checkpoint`: the model trains with gradient checkpointing (see `_one_prompt`;
     `checkpoint_tokens` bounds each recomputed forward of completions). `trim`: a group's completions run in chunks of
-    rows of similar length, each cut to its own longest (`length_chunks`), not all at the batch's padded width."""
+    rows of similar length, each cut to its own longest (`length_chunks`), not all at the batch's padded width.
+    `keep_activations_bytes`: under `checkpoint`, a micro-batch whose activations are estimated at most this many bytes
+    (`activation_bytes`) keeps them for the backward instead of recomputing its forwards (the same result)."""
     L = input_ids.size(1)
     P = L - logits_to_keep  # the prompt's columns, left-padded to the batch's longest prompt
     if P < 2:
@@ -87,6 +99,9 @@ def shared_prefix_logps(model, input_ids: torch.Tensor, attention_mask: torch.Te
         return None
     step = batch_size or input_ids.size(0)
     parts = [g[a:a + step] for g in groups for a in range(0, len(g), step)]
+    if checkpoint and keep_activations_bytes:
+        tokens = sum(int(attention_mask[rows[0], :P].sum()) + int(attention_mask[rows, P:].sum()) for rows in parts)
+        checkpoint = tokens * activation_bytes(model) > keep_activations_bytes
     logps, entropies = [], []
     for rows in parts:
         index = torch.tensor(rows, device=input_ids.device)
