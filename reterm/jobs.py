@@ -157,25 +157,19 @@ def _task_selection(name: str, spec, quick: int | None, run_dir: Path, where: st
             chosen[family].append(t)
     folder = run_dir / "tasks" / name
     if write:
+        from reterm.sandbox.resources import link_or_copy
+
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         for ts in chosen.values():
             for t in ts:  # its own copy: a stage run by hand still finds it once the checkout is gone
-                shutil.copytree(t.path.resolve(), folder / t.path.name, symlinks=True, copy_function=_link_or_copy)
+                shutil.copytree(t.path.resolve(), folder / t.path.name, symlinks=True, copy_function=link_or_copy)
     n = sum(len(v) for v in chosen.values())
     what = (f"the first {per_family} instance(s) of each of its {len(chosen)} families" if not quick
             else f"the first task of {len(chosen)} families (QUICK)")
     return (f"--suite {shlex.quote(str(folder))}", shlex.quote(str(folder)),
             f"`{name}`: {suite} / {split}, {what}: {n} of {len(tasks)} tasks")
-
-
-def _link_or_copy(src: str, dst: str) -> None:
-    """A hard link where the file system allows one (a task's files cost nothing twice), else a copy."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
 
 
 def _read_config(config: Path, quick: bool, overrides: list[str]) -> tuple[dict, dict[str, str]]:

@@ -28,6 +28,7 @@ from reterm.agent.episode import run_episode
 from reterm.evaluation.metrics import clustered_interval
 from reterm.failures import fork_points
 from reterm.failures.state import FailureState
+from reterm.sandbox.resources import link_or_copy
 from reterm.tasks import load_task
 
 
@@ -197,7 +198,7 @@ def thin(src: Path, out: Path, max_states: int) -> dict:
             state_dir = src / "states" / r["id"]
             if not state_dir.is_dir():
                 raise FileNotFoundError(f"{manifest_path} lists state {r['id']} but {state_dir} is missing")
-            shutil.copytree(state_dir, tmp / "states" / r["id"], copy_function=_link_or_copy)
+            shutil.copytree(state_dir, tmp / "states" / r["id"], copy_function=link_or_copy)
         summary = _summary(source.get("episodes"), kept, source.get("dropped_for_balance", 0),
                            thinned_from={"bench": str(src), "states": len(rows), "max_states": max_states})
         (tmp / "manifest.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -211,13 +212,6 @@ def thin(src: Path, out: Path, max_states: int) -> dict:
     tmp.rename(out)
     shutil.rmtree(old, ignore_errors=True)
     return summary
-
-
-def _link_or_copy(src, dst):
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
 
 
 def _count(rows, key) -> dict:

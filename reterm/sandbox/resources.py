@@ -137,6 +137,15 @@ def tree_bytes(tree: Path) -> int:
     return total
 
 
+def link_or_copy(src: str, dst: str) -> None:
+    """A hard link where the file system allows one (the bytes are not written twice), else a copy (`shutil.copytree`'s
+    `copy_function`)."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 def make_scratch(root: Path) -> Path:
     """`scratch_root(root)` with its sandboxes/ and snapshots/ made; a scratch folder of its own records the state
     root it serves (`home`), so `gc` can remove one whose state root is gone."""
