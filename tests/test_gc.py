@@ -109,20 +109,21 @@ def test_gc_removes_untagged_images_a_failed_build_left(tmp_path):
     assert not {i.id for i in left} & remaining
 
 
-def test_gc_leaves_a_cgroup_made_moments_ago_unless_its_sandbox_was_just_removed(tmp_path, monkeypatch):
-    """A sandbox starting beside `reterm sandbox gc` makes its cgroup before its process joins it: gc removes an empty
-    cgroup with no live sandbox only once it is older than CGROUP_MIN_AGE_S (its dir's mtime), except the cgroups of
-    the dead sandboxes it has just removed; one that holds anything is never removed. (A tree of plain dirs stands
-    in for the cgroup filesystem: rmdir of an empty dir and a dir's mtime behave alike there.)"""
+def test_gc_leaves_a_cgroup_made_moments_ago(tmp_path, monkeypatch):
+    """A sandbox starting beside `reterm sandbox gc` makes its cgroup before its process joins it: gc's sweep removes an
+    empty cgroup with no live sandbox only once it is older than CGROUP_MIN_AGE_S (its dir's mtime); one that holds
+    anything is never removed (a dead sandbox's own cgroups go with its tree: test_gc_after_sigkill_leaves_nothing).
+    (A tree of plain dirs stands in for the cgroup filesystem: rmdir of an empty dir and a dir's mtime behave alike
+    there.)"""
     from reterm.sandbox.local import CGROUP_MIN_AGE_S, Cgroup, remove_stale_cgroups
 
     monkeypatch.setattr(Cgroup, "ROOT", tmp_path)
     base = tmp_path / "pids" / "reterm"
     old = time.time() - CGROUP_MIN_AGE_S - 5
-    for name in ("stale", "starting", "dead", "alive", "busy"):
+    for name in ("stale", "starting", "alive", "busy"):
         (base / name).mkdir(parents=True)
     (base / "busy" / "cgroup.procs").write_text("1\n")
     for name in ("stale", "alive", "busy"):
         os.utime(base / name, (old, old))
-    assert remove_stale_cgroups({"alive"}, {"dead"}) == 2
+    assert remove_stale_cgroups({"alive"}) == 1
     assert sorted(p.name for p in base.iterdir()) == ["alive", "busy", "starting"]

@@ -80,13 +80,13 @@ def test_killed_run_resumes_to_the_same_result(tmp_path):
         time.sleep(0.2)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    # what a SIGKILLed run leaves (a sandbox caught starting can outlive it) goes as with `reterm sandbox gc`: here only
-    # the dead owner's trees and their processes (gc's sweep of empty cgroups could race the other pytest's starts)
-    from reterm.sandbox.gc import GcReport, _remove_dead
-    from reterm.sandbox.local import Cgroup, list_state_dirs
+    # what a SIGKILLed run leaves (a sandbox caught starting can outlive it) goes with `reterm sandbox gc`, which can
+    # run beside the other pytest's sandboxes: it leaves any cgroup made in the last two minutes
+    from reterm.sandbox.gc import GcReport, gc_local
+    from reterm.sandbox.local import Cgroup
 
     report = GcReport()
-    _remove_dead(report, list_state_dirs(), all_hosts=False)
+    gc_local(report)
     assert all(Cgroup.existing(Path(d).name).paths == [] for d in report.state_dirs)
     with out_a.open("a") as f:
         f.write('{"key": "torn-by-the-kill", "x": ')  # what a kill in the middle of a write leaves

@@ -141,7 +141,7 @@ def gc_local(report: GcReport, root: Path | None = None, all_hosts: bool = False
     _remove_dead(report, list_state_dirs(root), all_hosts)
     _orphaned_scratch(report, all_hosts)
     alive = {d.name for d, _ in list_state_dirs(root)}
-    report.cgroups += remove_stale_cgroups(alive, {Path(d).name for d in report.state_dirs})
+    report.cgroups += remove_stale_cgroups(alive)
 
 
 def gc(all_hosts: bool = False, docker: bool = True, local: bool = True, root: Path | None = None) -> GcReport:

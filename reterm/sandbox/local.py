@@ -225,12 +225,11 @@ class Cgroup:
 CGROUP_MIN_AGE_S = 120  # gc leaves a cgroup younger than this: a sandbox starting now makes its cgroup first
 
 
-def remove_stale_cgroups(alive_names: set[str], dead_names: set[str] = frozenset(),
-                         min_age_s: float = CGROUP_MIN_AGE_S) -> int:
-    """Removes the empty ReTerm cgroups whose sandbox dir is gone (used by gc); a cgroup that holds a process cannot be
-    removed. Those of `dead_names` (sandboxes gc just removed) go at once; any other made in the last `min_age_s`
-    seconds stays: a sandbox starting beside gc makes its cgroup before its process joins it, possibly after gc listed
-    the live sandboxes (a cgroup dir's mtime is when it was made)."""
+def remove_stale_cgroups(alive_names: set[str], min_age_s: float = CGROUP_MIN_AGE_S) -> int:
+    """Removes the empty ReTerm cgroups whose sandbox dir is gone (used by gc, which removes a dead sandbox's own
+    cgroups with its tree); a cgroup that holds a process cannot be removed. One made in the last `min_age_s` seconds
+    stays: a sandbox starting beside gc makes its cgroup before its process joins it, possibly after gc listed the live
+    sandboxes (a cgroup dir's mtime is when it was made)."""
     removed, now = 0, time.time()
     for base in [Cgroup.ROOT / "reterm"] + [Cgroup.ROOT / c / "reterm" for c in ("pids", "memory", "cpu")]:
         if not base.is_dir():
@@ -238,7 +237,7 @@ def remove_stale_cgroups(alive_names: set[str], dead_names: set[str] = frozenset
         for d in base.iterdir():
             if d.is_dir() and d.name not in alive_names:
                 try:
-                    if d.name not in dead_names and now - d.stat().st_mtime < min_age_s:
+                    if now - d.stat().st_mtime < min_age_s:
                         continue
                     d.rmdir()
                     removed += 1
